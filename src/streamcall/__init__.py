@@ -1,0 +1,46 @@
+"""streamcall: a streaming LLM response to clean events, in linear time, for every format.
+
+The layers, in the order data flows through them:
+
+    bytes -> sse (SSEDecoder) -> chunks (decode_chunk) -> reasoning -> formats -> events
+                                  partial (repair_json, PartialJSON) serves every layer
+
+Everything here is sans-IO: ``feed`` in, events out.
+"""
+
+from __future__ import annotations
+
+# --- events -------------------------------------------------------------------------------
+from streamcall.events import (
+    Event,
+    Finish,
+    Reasoning,
+    StreamError,
+    Text,
+    ToolCallArgs,
+    ToolCallEnd,
+    ToolCallStart,
+    UsageEvent,
+)
+
+# --- model-text layer: tool-call formats --------------------------------------------------
+
+# --- reasoning ----------------------------------------------------------------------------
+
+# --- syntax layer: partial JSON, and the UI layer -----------------------------------------
+
+# --- byte and chunk layers, whole streams -------------------------------------------------
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Event",
+    "Finish",
+    "Reasoning",
+    "StreamError",
+    "Text",
+    "ToolCallArgs",
+    "ToolCallEnd",
+    "ToolCallStart",
+    "UsageEvent",
+]
