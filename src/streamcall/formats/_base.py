@@ -1,0 +1,111 @@
+"""What every tool-call parser shares: the feed loop, the held-back tail, call numbering.
+
+A parser keeps one short undecided tail between chunks. ``feed`` joins it to the new text
+(the tail is bounded by the longest partial token or marker, so this is O(chunk)) and calls
+the subclass's ``_step``, which consumes as far as it can and returns where it stopped.
+Everything before that point has been decided for good; everything after it is the new
+tail. ``finish`` calls ``_step`` once more with ``final=True``: nothing may be held then.
+
+Subclasses keep their mode and scan state in attributes, so a chunk resumes exactly where
+the last one stopped, and they write events into the list they are given.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
+
+__all__ = ["ToolParser", "Tools", "schema_types"]
+
+Tools = list[dict[str, Any]]
+
+
+class ToolParser:
+    """Base class: sans-IO, ``feed`` text in, events out."""
+
+    #: registered format names handled by this class (first is the canonical one)
+    names: ClassVar[tuple[str, ...]] = ()
+    #: a line for ``streamcall formats``: the model family
+    family: ClassVar[str] = ""
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        self.tools = tools or []
+        self.id_prefix = id_prefix
+        self._tail = ""
+        self._calls = 0
+        self._finished = False
+
+    # -- the public face -----------------------------------------------------------------
+
+    def feed(self, text: str) -> list[Event]:
+        """Consume a chunk of model text; return the events it decides."""
+        out: list[Event] = []
+        if self._finished or not text:
+            return out
+        buf = self._tail + text if self._tail else text
+        pos = self._step(buf, 0, out, False)
+        self._tail = buf[pos:] if pos < len(buf) else ""
+        return out
+
+    def finish(self) -> list[Event]:
+        """End of stream: release held-back text and close what is still open."""
+        out: list[Event] = []
+        if self._finished:
+            return out
+        self._finished = True
+        buf, self._tail = self._tail, ""
+        pos = self._step(buf, 0, out, True)
+        rest = buf[pos:]
+        self._end_of_stream(rest, out)
+        return out
+
+    # -- for subclasses ------------------------------------------------------------------
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        raise NotImplementedError
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        """Called by ``finish`` with whatever ``_step`` left; the default releases it."""
+        if rest:
+            out.append(Text(rest))
+
+    def _start_call(self, out: list[Event], name: str, call_id: str | None = None) -> int:
+        index = self._calls
+        self._calls += 1
+        out.append(ToolCallStart(index, call_id or f"{self.id_prefix}{index}", name))
+        return index
+
+    @staticmethod
+    def _emit_args(out: list[Event], index: int, delta: str) -> None:
+        if delta:
+            out.append(ToolCallArgs(index, delta))
+
+    @staticmethod
+    def _end_call(out: list[Event], index: int, arguments: str, incomplete: bool = False) -> None:
+        out.append(ToolCallEnd(index, arguments, incomplete))
+
+    def _whole_call(self, out: list[Event], name: str, arguments: str) -> None:
+        """A call whose arguments are known at once."""
+        index = self._start_call(out, name)
+        self._emit_args(out, index, arguments)
+        self._end_call(out, index, arguments)
+
+    def _param_types(self, function: str) -> dict[str, Any]:
+        """The JSON-schema ``properties`` of a tool's parameters, or ``{}``."""
+        return schema_types(self.tools, function)
+
+
+def schema_types(tools: Tools, function: str) -> dict[str, Any]:
+    for tool in tools:
+        fn = tool.get("function", tool) if isinstance(tool, dict) else None
+        if isinstance(fn, dict) and fn.get("name") == function:
+            params = fn.get("parameters") or {}
+            props = params.get("properties") if isinstance(params, dict) else None
+            return props if isinstance(props, dict) else {}
+    return {}
+
+
+def dumps_compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

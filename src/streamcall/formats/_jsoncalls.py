@@ -1,0 +1,474 @@
+"""The JSON-call family engine: calls written as JSON objects between markers.
+
+Grammar (configured per format by class attributes)::
+
+    output  := (text | block)*
+    block   := START ws* ( calls | '[' ws* calls? ws* ']' ) ws* END?
+    calls   := call (ws* SEP? ws* call)*
+    call    := '{' member (',' member)* '}'            # any key order
+    member  := NAME_KEY ':' string                     # the function name
+             | ARGS_KEY ':' (object | string | null)   # object: streamed verbatim
+             | other-key ':' value                     # string: decoded, then streamed
+                                                       # other keys: skipped
+
+Modes: TEXT (looking for START) -> BODY (between calls of a block) -> OBJECT (inside one
+call object; its own sub-state says which member it is reading).
+
+What it holds back:
+- in TEXT, a suffix that may be the start of a START marker;
+- in BODY, a suffix that may be the start of the END marker;
+- in OBJECT, a key or name string not yet closed (capped at ``MAX_HEAD`` characters), and
+  the arguments' last token if it may still grow (a number, ``tru``, a cut escape).
+
+A call starts (``ToolCallStart``) once its name is known and its arguments have shown a
+valid first character, so a call whose arguments turn out to be ``42`` never starts and
+degrades to text whole. Arguments written before the name are held until the name comes.
+If the markup breaks after the call started, the arguments are closed (``incomplete``), the
+call ends, and the rest is text again. At end of stream a call whose name is known is
+reported, with its arguments closed; one whose name is not known is released as text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import ClassVar
+
+from streamcall.events import Event, Text
+from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._scan import (
+    ArgsStreamer,
+    JsonScan,
+    MarkerFinder,
+    decode_json_string,
+    partial_marker_len,
+)
+
+__all__ = ["JsonCallsParser"]
+
+_WS = re.compile(r"[ \t\n\r]*")
+_KEY_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_LENIENT = json.JSONDecoder(strict=False)
+
+# modes
+_TEXT, _BODY, _OBJECT = 0, 1, 2
+# object sub-states
+_O_KEY_OR_CLOSE, _O_KEY, _O_COLON, _O_VALUE, _O_AFTER = 0, 1, 2, 3, 4
+_O_NAME, _O_SKIP, _O_ARGS, _O_ARGS_STRING = 5, 6, 7, 8
+
+
+class JsonCallsParser(ToolParser):
+    """Configurable parser for the JSON-object tool-call formats."""
+
+    START: ClassVar[tuple[str, ...]] = ()
+    END: ClassVar[str | None] = None
+    NAME_KEYS: ClassVar[tuple[str, ...]] = ("name",)
+    ARGS_KEYS: ClassVar[tuple[str, ...]] = ("arguments", "parameters")
+    ARRAY: ClassVar[bool] = True
+    SEPARATORS: ClassVar[str] = ",;"
+    MAX_HEAD: ClassVar[int] = 4096
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        self._start_finder = MarkerFinder(self.START)
+        self._mode = _TEXT
+        self._raw: list[str] = []  # consumed text that degrades to Text if the block fails
+        self._block_calls = 0
+        self._in_array = False
+        self._reset_object()
+
+    def _reset_object(self) -> None:
+        self._sub = _O_KEY_OR_CLOSE
+        self._key_role = 0  # 1 name, 2 args, 0 other
+        self._name: str | None = None
+        self._index = -1  # set once the call has started
+        self._args: ArgsStreamer | None = None
+        self._args_seen = False
+        self._pending: list[str] = []  # argument text written before the name
+        self._skip: JsonScan | None = None
+        self._inner_tail = ""  # string arguments: decoded text held back
+        self._inner_lead = True  # string arguments: still before the first '{'
+        self._junk: list[str] = []  # decoded text after the arguments object in a string
+        self._cut = False  # string arguments that closed before their object did
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        while pos < n:
+            mode = self._mode
+            if mode == _TEXT:
+                end, resume, marker = (
+                    self._start_finder.find_final(buf, pos)
+                    if final
+                    else self._start_finder.find(buf, pos)
+                )
+                if end > pos:
+                    out.append(Text(buf[pos:end]))
+                if marker is None:
+                    return end
+                self._raw = [marker]
+                self._block_calls = 0
+                self._in_array = False
+                self._mode = _BODY
+                pos = resume
+            elif mode == _BODY:
+                pos = self._body(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+            else:
+                pos = self._object(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+        return pos
+
+    # -- between calls -------------------------------------------------------------------
+
+    def _body(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """Returns the new position, or ``-(pos + 1)`` to stop and hold ``buf[pos:]``."""
+        n = len(buf)
+        ws_end = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws_end > pos:
+            self._raw.append(buf[pos:ws_end])
+            pos = ws_end
+        if pos == n:
+            return pos
+        c = buf[pos]
+        end_marker = self.END
+        if c == "{":
+            self._raw.append("{")
+            self._reset_object()
+            self._mode = _OBJECT
+            return pos + 1
+        if self.ARRAY and c == "[" and not self._in_array and self._block_calls == 0:
+            self._in_array = True
+            self._raw.append("[")
+            return pos + 1
+        if self._in_array and c == "]":
+            self._in_array = False
+            self._raw.append("]")
+            if self._block_calls and end_marker is None:
+                self._raw = []
+                self._mode = _TEXT
+            return pos + 1
+        if self._block_calls and c in self.SEPARATORS:
+            self._raw.append(c)
+            return pos + 1
+        if end_marker is not None:
+            if buf.startswith(end_marker, pos):
+                if self._block_calls == 0:
+                    self._raw.append(end_marker)
+                    self._degrade(out)
+                self._raw = []
+                self._mode = _TEXT
+                return pos + len(end_marker)
+            if not final and partial_marker_len(buf, (end_marker,), pos) == n - pos:
+                return -(pos + 1)
+        # Anything else ends the block.
+        if self._block_calls == 0:
+            self._degrade(out)
+        else:
+            self._release_raw(out)
+        self._mode = _TEXT
+        return pos
+
+    def _degrade(self, out: list[Event]) -> None:
+        if self._raw:
+            out.append(Text("".join(self._raw)))
+            self._raw.clear()
+
+    def _release_raw(self, out: list[Event]) -> None:
+        text = "".join(self._raw)
+        self._raw.clear()
+        if text:
+            out.append(Text(text))
+
+    # -- inside one call object ----------------------------------------------------------
+
+    def _object(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        raw = self._raw
+        while pos < n:
+            sub = self._sub
+            if sub == _O_ARGS:
+                args = self._args
+                assert args is not None
+                delta, pos = args.push(buf, pos, final)
+                if self._index < 0:
+                    raw.append(delta)
+                    self._pending.append(delta)
+                else:
+                    self._emit_args(out, self._index, delta)
+                if args.error:
+                    return self._broken(buf, pos, out)
+                if not args.done:
+                    return -(pos + 1) if pos < n else pos
+                self._sub = _O_AFTER
+                continue
+            if sub == _O_ARGS_STRING:
+                pos = self._string_args(buf, pos, out, final)
+                if pos < 0:
+                    return pos
+                continue
+            if sub == _O_SKIP:
+                skip = self._skip
+                assert skip is not None
+                start = pos
+                pos = skip.feed(buf, pos, final)
+                raw.append(buf[start:pos])
+                if skip.error or skip.control:
+                    return self._broken(buf, pos, out)
+                if not skip.done:
+                    return -(pos + 1) if pos < n else pos
+                self._sub = _O_AFTER
+                continue
+            ws_end = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if ws_end > pos:
+                raw.append(buf[pos:ws_end])
+                pos = ws_end
+                if pos == n:
+                    return pos
+            c = buf[pos]
+            if sub == _O_KEY_OR_CLOSE or sub == _O_KEY:
+                if c == "}" and sub == _O_KEY_OR_CLOSE:
+                    raw.append(c)
+                    pos += 1
+                    if not self._close_call(out):
+                        return self._broken(buf, pos, out, degrade_only=True)
+                    return pos
+                if c != '"':
+                    return self._broken(buf, pos, out)
+                m = _KEY_STRING.match(buf, pos)
+                if m is None:
+                    if final or n - pos > self.MAX_HEAD:
+                        return self._broken(buf, pos, out)
+                    return -(pos + 1)
+                key = _LENIENT.decode(m.group())
+                raw.append(m.group())
+                pos = m.end()
+                if key in self.NAME_KEYS and self._name is None:
+                    self._key_role = 1
+                elif key in self.ARGS_KEYS and not self._args_seen:
+                    self._key_role = 2
+                else:
+                    self._key_role = 0
+                self._sub = _O_COLON
+            elif sub == _O_COLON:
+                if c != ":":
+                    return self._broken(buf, pos, out)
+                raw.append(c)
+                pos += 1
+                self._sub = _O_VALUE
+            elif sub == _O_VALUE:
+                role = self._key_role
+                if role == 1:
+                    if c != '"':
+                        return self._broken(buf, pos, out)
+                    m = _KEY_STRING.match(buf, pos)
+                    if m is None:
+                        if final or n - pos > self.MAX_HEAD:
+                            return self._broken(buf, pos, out)
+                        return -(pos + 1)
+                    self._name = _LENIENT.decode(m.group())
+                    raw.append(m.group())
+                    pos = m.end()
+                    self._sub = _O_AFTER
+                    if self._args_seen:
+                        self._begin(out)
+                        self._flush_pending(out)
+                elif role == 2:
+                    self._args_seen = True
+                    if c == "{":
+                        self._args = ArgsStreamer()
+                        if self._name is not None:
+                            self._begin(out)
+                        self._sub = _O_ARGS
+                    elif c == '"':
+                        raw.append(c)
+                        pos += 1
+                        self._args = ArgsStreamer()
+                        self._inner_tail = ""
+                        self._inner_lead = True
+                        self._sub = _O_ARGS_STRING
+                    elif buf.startswith("null", pos):
+                        raw.append("null")
+                        pos += 4
+                        self._args_seen = False  # same as no arguments: {}
+                        self._sub = _O_AFTER
+                    elif not final and "null".startswith(buf[pos:]):
+                        return -(pos + 1)
+                    else:
+                        return self._broken(buf, pos, out)
+                else:
+                    self._skip = JsonScan()
+                    self._sub = _O_SKIP
+            else:  # _O_AFTER
+                if c == ",":
+                    raw.append(c)
+                    pos += 1
+                    self._sub = _O_KEY
+                elif c == "}":
+                    raw.append(c)
+                    pos += 1
+                    if not self._close_call(out):
+                        return self._broken(buf, pos, out, degrade_only=True)
+                else:
+                    return self._broken(buf, pos, out)
+            if self._mode != _OBJECT:
+                return pos
+        return pos
+
+    def _string_args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """Arguments given as a JSON string: decode it and stream the decoded object."""
+        args = self._args
+        assert args is not None
+        decoded, resume, status = decode_json_string(buf, pos, final)
+        if self._index < 0 or self._inner_lead:
+            self._raw.append(buf[pos:resume])
+        pos = resume
+        if status < 0:
+            return self._broken(buf, pos, out)
+        inner = self._inner_tail + decoded if self._inner_tail else decoded
+        ipos = 0
+        if self._inner_lead:
+            ipos = _WS.match(inner).end()  # type: ignore[union-attr]
+            if ipos < len(inner):
+                if inner[ipos] != "{":
+                    return self._broken(buf, pos, out)
+                self._inner_lead = False
+                if self._name is not None:
+                    self._begin(out)
+        if not args.done and not self._inner_lead:
+            inner_final = final or status == 1
+            delta, ipos = args.push(inner, ipos, inner_final)
+            if self._index < 0:
+                self._pending.append(delta)
+            else:
+                self._emit_args(out, self._index, delta)
+            if args.error:
+                self._inner_tail = ""
+                if self._index >= 0:
+                    self._junk.append(inner[ipos:])
+                    return self._broken(buf, pos, out, junk_first=True)
+                return self._broken(buf, pos, out)
+        if args.done and ipos < len(inner):
+            junk = inner[ipos:]
+            if junk.strip():
+                self._junk.append(junk)
+            ipos = len(inner)
+        self._inner_tail = inner[ipos:]
+        if status == 0:
+            return -(pos + 1) if pos < len(buf) else pos
+        # the closing quote
+        if not args.done:
+            if self._inner_lead:  # an empty or blank string: no arguments
+                self._args_seen = False
+                self._args = None
+            else:  # the string closed before the object inside it did
+                closing = args.close(self._inner_tail)
+                if self._index < 0:
+                    self._pending.append(closing)
+                else:
+                    self._emit_args(out, self._index, closing)
+                self._inner_tail = ""
+                self._cut = True
+        self._sub = _O_AFTER
+        return pos
+
+    # -- call life cycle -----------------------------------------------------------------
+
+    def _begin(self, out: list[Event]) -> None:
+        if self._index < 0:
+            assert self._name is not None
+            self._index = self._start_call(out, self._name)
+            self._raw.clear()
+
+    def _flush_pending(self, out: list[Event]) -> None:
+        if self._pending:
+            self._emit_args(out, self._index, "".join(self._pending))
+            self._pending = []
+
+    def _close_call(self, out: list[Event]) -> bool:
+        """The object closed. False if it was not a call (no name)."""
+        if self._name is None:
+            return False
+        self._begin(out)
+        args = self._args
+        if args is None:
+            self._emit_args(out, self._index, "{}")
+            self._end_call(out, self._index, "{}")
+        else:
+            self._end_call(out, self._index, args.text(), self._cut)
+        if self._junk:
+            out.append(Text("".join(self._junk)))
+        self._block_calls += 1
+        self._raw.clear()
+        self._reset_object()
+        self._mode = _BODY
+        return True
+
+    def _broken(
+        self,
+        buf: str,
+        pos: int,
+        out: list[Event],
+        *,
+        degrade_only: bool = False,
+        junk_first: bool = False,
+    ) -> int:
+        """Malformed markup at ``buf[pos]``: close what started, release the rest as text."""
+        if self._index < 0 or degrade_only:
+            self._degrade(out)
+        else:
+            self._end_open_call(out, "")
+            if junk_first and self._junk:
+                out.append(Text("".join(self._junk)))
+            self._release_raw(out)
+        self._reset_object()
+        self._mode = _TEXT
+        return pos
+
+    def _end_open_call(self, out: list[Event], tail: str) -> None:
+        args = self._args
+        if args is None:
+            self._emit_args(out, self._index, "{}")
+            self._end_call(out, self._index, "{}", True)
+            return
+        if not args.done:
+            self._emit_args(out, self._index, args.close(tail))
+        self._end_call(out, self._index, args.text(), not args.done)
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        mode = self._mode
+        if mode == _TEXT:
+            if rest:
+                out.append(Text(rest))
+            return
+        if mode == _BODY:
+            if self._block_calls == 0:
+                self._raw.append(rest)
+                self._degrade(out)
+            else:
+                text = "".join(self._raw) + rest
+                if text.strip():
+                    out.append(Text(text))
+            self._raw = []
+            return
+        # an object still open
+        if self._name is None:
+            self._raw.append(rest)
+            self._degrade(out)
+            return
+        if self._index < 0:
+            self._begin(out)
+            self._flush_pending(out)
+        tail = self._inner_tail if self._sub == _O_ARGS_STRING else rest
+        if self._sub in (_O_ARGS, _O_ARGS_STRING) and self._args is not None:
+            self._end_open_call(out, tail)
+        elif self._args is not None and self._args.done:
+            self._end_call(out, self._index, self._args.text())
+        else:
+            self._end_open_call(out, "")
+        if self._junk:
+            out.append(Text("".join(self._junk)))
+        self._raw = []

@@ -1,0 +1,409 @@
+"""Resumable scanning primitives that every format parser shares.
+
+Nothing here re-reads text it has already passed. Each primitive either consumes text
+for good or leaves a short, bounded tail for the caller to hold back:
+
+- ``partial_marker_len``: the longest suffix that is a proper prefix of a marker (at most
+  ``len(marker) - 1`` characters). Python strings index code points, so a multi-byte
+  marker such as ``<｜tool▁sep｜>`` can only be cut between characters; splitting inside
+  a character is the byte layer's business, and it never does.
+- ``MarkerFinder.find``: take text up to the first of several markers, holding back a
+  partial marker at the end of the buffer.
+- ``decode_json_string``: decode the body of a JSON string as it arrives. It holds back a
+  cut ``\\``, a cut ``\\uXXXX`` and a high surrogate whose low half has not arrived yet
+  (at most 12 characters).
+- ``JsonScan``: a validating scan of one JSON value with its container stack and
+  expect-state kept between calls. It holds back only a token that may still grow: a
+  number, a half keyword (``tru``) or a cut escape inside a string.
+- ``ArgsStreamer``: JSON arguments streamed verbatim through a ``JsonScan``; raw control
+  characters inside strings (invalid JSON) are escaped so the result always loads.
+
+All scanning is done by ``re`` and ``str.find``; Python loops run per token, never per
+character.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "ArgsStreamer",
+    "JsonScan",
+    "MarkerFinder",
+    "decode_json_string",
+    "json_quote",
+    "partial_marker_len",
+]
+
+
+def partial_marker_len(buf: str, markers: Iterable[str], start: int = 0) -> int:
+    """Length of the longest suffix of ``buf[start:]`` that is a proper prefix of a marker.
+
+    That suffix could still become a marker when the next chunk arrives, so it must be
+    held back. Cost is O(sum of marker lengths), whatever the size of ``buf``.
+    """
+    n = len(buf)
+    best = 0
+    for marker in markers:
+        k = min(len(marker) - 1, n - start)
+        if k <= best:
+            continue
+        first = marker[0]
+        i = buf.find(first, n - k)
+        while i != -1:
+            # Earlier candidates are longer, so the first hit is this marker's best.
+            if marker.startswith(buf[i:]):
+                best = max(best, n - i)
+                break
+            i = buf.find(first, i + 1)
+    return best
+
+
+class MarkerFinder:
+    """Finds the first of several markers, holding back a partial one at the end."""
+
+    __slots__ = ("_re", "markers")
+
+    def __init__(self, markers: Sequence[str]) -> None:
+        self.markers = tuple(sorted(markers, key=len, reverse=True))
+        self._re = re.compile("|".join(re.escape(m) for m in self.markers))
+
+    def find(self, buf: str, pos: int) -> tuple[int, int, str | None]:
+        """Return ``(text_end, resume, marker)``.
+
+        With a marker found, ``buf[pos:text_end]`` is the text before it and ``resume`` is
+        just past it. Without one, ``buf[pos:text_end]`` is safe to release and
+        ``buf[text_end:]`` (a partial marker) must be held back; ``resume == text_end``.
+        """
+        m = self._re.search(buf, pos)
+        if m is not None:
+            return m.start(), m.end(), m.group()
+        safe = len(buf) - partial_marker_len(buf, self.markers, pos)
+        return safe, safe, None
+
+    def find_final(self, buf: str, pos: int) -> tuple[int, int, str | None]:
+        """Like ``find`` at the end of the stream: nothing is held back."""
+        m = self._re.search(buf, pos)
+        if m is not None:
+            return m.start(), m.end(), m.group()
+        return len(buf), len(buf), None
+
+
+# --- JSON strings -------------------------------------------------------------------------
+
+# A run of string body with complete escapes only; stops at '"', at a cut or invalid
+# escape, or at the end of the buffer. Raw control characters are allowed here (the
+# decoder is lenient); ``JsonScan`` is the strict one.
+_STRING_RUN = re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*')
+# What may follow a backslash while more text is still to come.
+_CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
+_HIGH_SURROGATE_TAIL = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LENIENT = json.JSONDecoder(strict=False)
+
+
+def json_quote(text: str) -> str:
+    """The JSON string literal for ``text`` (non-ASCII kept as is)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _decode_run(run: str) -> str:
+    decoded: str = _LENIENT.decode('"' + run + '"')
+    if _LONE_SURROGATE.search(decoded) is not None:
+        decoded = _LONE_SURROGATE.sub("\ufffd", decoded)
+    return decoded
+
+
+def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, int, int]:
+    """Decode a JSON string body starting at ``pos`` (just after the opening quote).
+
+    Returns ``(decoded, resume, status)``. ``status`` is 1 when the closing quote was read
+    (``resume`` is just past it), 0 when more text is needed (``buf[resume:]`` is a cut
+    escape to hold back), and -1 when ``buf[resume]`` starts an invalid escape. A lone
+    surrogate becomes U+FFFD.
+    """
+    n = len(buf)
+    end = _STRING_RUN.match(buf, pos).end()  # type: ignore[union-attr]
+    if end < n and buf[end] == '"':
+        return (_decode_run(buf[pos:end]) if end > pos else ""), end + 1, 1
+    if end < n:  # a backslash that does not start a complete escape
+        if _CUT_ESCAPE.fullmatch(buf, end) is None or final:
+            return (_decode_run(buf[pos:end]) if end > pos else ""), end, -1
+    elif not final and end - pos >= 6 and _HIGH_SURROGATE_TAIL.fullmatch(buf, end - 6):
+        # A high surrogate escape at the very end: its low half may be in the next chunk.
+        # Only a real escape (an odd run of backslashes) counts.
+        run = end - 6 - len(buf[pos : end - 6].rstrip("\\"))
+        if run % 2 == 0:
+            end -= 6
+    return (_decode_run(buf[pos:end]) if end > pos else ""), end, 0
+
+
+# --- JSON values --------------------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_NUMBER_MORE = re.compile(r"\.|[eE][+-]?")
+_STRICT_RUN = re.compile(r'[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
+_LITERALS = {"t": "true", "f": "false", "n": "null"}
+_CONTROL_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)} | {
+    8: "\\b",
+    9: "\\t",
+    10: "\\n",
+    12: "\\f",
+    13: "\\r",
+}
+
+# expect-states
+_VALUE = 0  # a value must come
+_VALUE_OR_CLOSE = 1  # just after '[': a value or ']'
+_KEY = 2  # after ',' in an object: a key must come
+_KEY_OR_CLOSE = 3  # just after '{': a key or '}'
+_COLON = 4
+_AFTER = 5  # after a value inside a container: ',' or the closer
+
+
+class JsonScan:
+    """Validating, resumable scan of one JSON value (RFC 8259, strict).
+
+    ``feed(buf, pos)`` consumes every character that keeps the text a valid JSON prefix
+    and returns where it stopped. After it returns, exactly one of these holds:
+
+    - ``done``: a whole value ends at the returned position;
+    - ``error``: the character at the returned position cannot continue the value;
+    - ``control``: a raw control character inside a string is at the returned position
+      (invalid JSON; ``ArgsStreamer`` escapes it and calls ``skip_control``);
+    - otherwise ``buf[returned:]`` is a token that may still grow (a number, a half
+      keyword, a cut escape), to be held back and fed again with more text. With
+      ``final`` a number that reaches the end of the text counts as complete; whatever
+      is still held then is the ``tail`` that ``closing`` finishes.
+    """
+
+    __slots__ = ("control", "done", "error", "expect", "in_key", "in_string", "stack")
+
+    def __init__(self) -> None:
+        self.stack: list[str] = []
+        self.expect = _VALUE
+        self.in_string = False
+        self.in_key = False
+        self.done = False
+        self.error = False
+        self.control = False
+
+    @property
+    def depth(self) -> int:
+        return len(self.stack)
+
+    def skip_control(self) -> None:
+        self.control = False
+
+    def _after_value(self) -> None:
+        self.expect = _AFTER
+        if not self.stack:
+            self.done = True
+
+    def feed(self, buf: str, pos: int, final: bool = False) -> int:
+        n = len(buf)
+        stack = self.stack
+        while pos < n:
+            if self.in_string:
+                pos = _STRICT_RUN.match(buf, pos).end()  # type: ignore[union-attr]
+                if pos == n:
+                    return pos
+                c = buf[pos]
+                if c == '"':
+                    pos += 1
+                    self.in_string = False
+                    if self.in_key:
+                        self.in_key = False
+                        self.expect = _COLON
+                        continue
+                    self._after_value()
+                    if self.done:
+                        return pos
+                    continue
+                if c == "\\":
+                    if _CUT_ESCAPE.fullmatch(buf, pos) is not None:
+                        return pos  # a cut escape: hold it back
+                    self.error = True
+                    return pos
+                self.control = True
+                return pos
+            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if pos == n:
+                return pos
+            c = buf[pos]
+            expect = self.expect
+            if expect <= _VALUE_OR_CLOSE:
+                if c == '"':
+                    self.in_string = True
+                    pos += 1
+                elif c == "{":
+                    stack.append("}")
+                    self.expect = _KEY_OR_CLOSE
+                    pos += 1
+                elif c == "[":
+                    stack.append("]")
+                    self.expect = _VALUE_OR_CLOSE
+                    pos += 1
+                elif c == "]" and expect == _VALUE_OR_CLOSE:
+                    stack.pop()
+                    pos += 1
+                    self._after_value()
+                    if self.done:
+                        return pos
+                elif c in _LITERALS:
+                    lit = _LITERALS[c]
+                    if buf.startswith(lit, pos):
+                        pos += len(lit)
+                        self._after_value()
+                        if self.done:
+                            return pos
+                    elif n - pos < len(lit) and lit.startswith(buf[pos:]):
+                        return pos  # a half keyword: hold it back
+                    else:
+                        self.error = True
+                        return pos
+                elif c == "-" or "0" <= c <= "9":
+                    m = _NUMBER.match(buf, pos)
+                    if m is None:  # a lone '-'
+                        if pos + 1 == n:
+                            return pos
+                        self.error = True
+                        return pos
+                    end = m.end()
+                    if (end == n and not final) or _NUMBER_MORE.fullmatch(buf, end) is not None:
+                        return pos  # the number may still grow
+                    pos = end
+                    self._after_value()
+                    if self.done:
+                        return pos
+                else:
+                    self.error = True
+                    return pos
+            elif expect >= _KEY and expect <= _KEY_OR_CLOSE:
+                if c == '"':
+                    self.in_string = True
+                    self.in_key = True
+                    pos += 1
+                elif c == "}" and expect == _KEY_OR_CLOSE:
+                    stack.pop()
+                    pos += 1
+                    self._after_value()
+                    if self.done:
+                        return pos
+                else:
+                    self.error = True
+                    return pos
+            elif expect == _COLON:
+                if c != ":":
+                    self.error = True
+                    return pos
+                self.expect = _VALUE
+                pos += 1
+            else:  # _AFTER
+                if c == ",":
+                    self.expect = _KEY if stack[-1] == "}" else _VALUE
+                    pos += 1
+                elif c == stack[-1]:
+                    stack.pop()
+                    pos += 1
+                    self._after_value()
+                    if self.done:
+                        return pos
+                else:
+                    self.error = True
+                    return pos
+        return pos
+
+    def closing(self, tail: str = "") -> str:
+        """The shortest text that turns what was consumed (plus ``tail``) into a value.
+
+        ``tail`` is the held-back partial token, if any; a half keyword or number is
+        finished, a cut escape is dropped. The result is what an ``incomplete`` call
+        appends to arguments that were cut off.
+        """
+        out: list[str] = []
+        if self.in_string:
+            if not tail.startswith("\\"):
+                out.append(tail)
+            out.append('"')
+            if self.in_key:
+                out.append(":null")
+            elif not self.stack:
+                return "".join(out)
+            else:
+                pass
+        elif self.done:
+            return ""
+        elif tail:
+            c = tail[0]
+            if c in _LITERALS:
+                out.append(_LITERALS[c])
+            else:
+                out.append(tail)
+                if tail[-1] in "-+.eE":
+                    out.append("0")
+        elif self.expect == _COLON:
+            out.append(":null")
+        elif self.expect == _VALUE:
+            out.append("null")
+        elif self.expect == _KEY:
+            out.append('"":null')
+        out.extend(reversed(self.stack))
+        return "".join(out)
+
+
+class ArgsStreamer:
+    """One JSON object of arguments, streamed verbatim and validated as it goes.
+
+    ``push`` returns the text that may be released now and where it stopped; the caller
+    holds back ``buf[resume:]`` (a token that may still grow) unless ``done`` or ``error``.
+    Raw control characters inside strings are released escaped, so the arguments always
+    load with a strict ``json.loads``.
+    """
+
+    __slots__ = ("parts", "scan")
+
+    def __init__(self) -> None:
+        self.scan = JsonScan()
+        self.parts: list[str] = []
+
+    @property
+    def done(self) -> bool:
+        return self.scan.done
+
+    @property
+    def error(self) -> bool:
+        return self.scan.error
+
+    def push(self, buf: str, pos: int, final: bool = False) -> tuple[str, int]:
+        scan = self.scan
+        start = pos
+        pos = scan.feed(buf, pos, final)
+        if not scan.control:
+            delta = buf[start:pos]
+        else:
+            pieces = []
+            while scan.control:
+                pieces.append(buf[start:pos])
+                pieces.append(_CONTROL_ESCAPES[ord(buf[pos])])
+                scan.skip_control()
+                start = pos + 1
+                pos = scan.feed(buf, start, final)
+            pieces.append(buf[start:pos])
+            delta = "".join(pieces)
+        if delta:
+            self.parts.append(delta)
+        return delta, pos
+
+    def close(self, tail: str = "") -> str:
+        """Finish cut-off arguments; returns the closing delta (also recorded)."""
+        delta = self.scan.closing(tail)
+        if delta:
+            self.parts.append(delta)
+        return delta
+
+    def text(self) -> str:
+        return "".join(self.parts)

@@ -1,0 +1,354 @@
+"""Gemma 4: ``<|tool_call>call:NAME{key:value,...}<tool_call|>``.
+
+Grammar (Google Gemma 4; vLLM ``gemma4``)::
+
+    text* ( '<|tool_call>' 'call:' NAME '{' members? '}' '<tool_call|>' text* )*
+    members := member (',' member)* ','?                 # trailing commas allowed
+    member  := KEY ':' value                             # KEY is bare (or <|"|>-quoted)
+    value   := '<|"|>' any-text '<|"|>'                  # a string, taken literally
+             | '{' members? '}' | '[' (value (',' value)* ','?)? ']'
+             | scalar                                    # bare, up to ',', '}' or ']'
+    scalar  := true | false | null/none/nil (any case)   -> JSON literal
+             | text containing '.' that parses as float  -> number
+             | text that parses as int                   -> number
+             | anything else                             -> string
+
+Modes: TEXT -> HEADER (``call:NAME{``) -> ARGS (a small state machine: KEY, VALUE,
+AFTER, STRING, SCALAR) -> CLOSE (``<tool_call|>``).
+
+The arguments are converted to compact JSON and streamed while they are written (vLLM
+and the Rust crate of seed 001 emit them only when the call is complete). Every emitted
+piece is final, so any prefix of the deltas is a prefix of the final JSON:
+
+- a bare scalar is held until its terminator says where it ends, then typed and emitted
+  (so a split ``tru|e`` or ``4|2`` is never emitted early, vLLM #39114);
+- a ``,`` is emitted only when the next member starts, so trailing commas vanish;
+- a bare key is held until its ``:``.
+
+What it holds back: a partial ``<|tool_call>`` in text; the header until ``{``; a key
+until ``:``; a scalar until its terminator; a partial ``<|"|>`` (or ``<tool_call|>``) at
+the end of the buffer. ``<tool_call|>`` inside a ``<|"|>`` string is content. An end
+marker reached while containers are still open closes them and ends the call
+``incomplete``; so does the end of the stream. Malformed markup closes a started call
+the same way and releases the rest as text; a header that never completes is text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from streamcall.events import Event, Text, ToolCallArgs
+from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._scan import MarkerFinder, json_quote, partial_marker_len
+
+__all__ = ["GemmaFourParser", "gemma_scalar"]
+
+START = "<|tool_call>"
+END = "<tool_call|>"
+QUOTE = '<|"|>'
+
+_HEADER = re.compile(r"\s*call:\s*([^\s{}<>,]+)\s*\{")
+# What a header may look like while it is still being written.
+_HEADER_PREFIX = re.compile(r"\s*(?:c(?:a(?:l(?:l(?::\s*[^\s{}<>,]*\s*)?)?)?)?)?")
+_WS = re.compile(r"\s*")
+_SCALAR_END = re.compile(r"[,}\]]|<tool_call\|>")
+_KEY_END = re.compile(r"[:{}\[\],<]")
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_JSON_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_MAX_HEADER = 512
+_MAX_KEY = 1024
+
+_TEXT, _HEADER_MODE, _ARGS, _CLOSE = 0, 1, 2, 3
+# argument sub-states
+_KEY, _VALUE, _AFTER, _STRING, _SCALAR, _QKEY = 0, 1, 2, 3, 4, 5
+
+
+def gemma_scalar(text: str) -> str:
+    """The JSON text for a bare Gemma 4 scalar."""
+    s = text.strip()
+    if s == "true" or s == "false":
+        return s
+    if s.lower() in ("null", "none", "nil") or not s:
+        return "null"
+    if "." in s:
+        if _JSON_NUMBER.fullmatch(s):
+            return s
+        try:
+            value = float(s)
+        except ValueError:
+            return json_quote(s)
+        if value == value and value not in (float("inf"), float("-inf")):
+            return repr(value)
+        return json_quote(s)
+    if _JSON_INT.fullmatch(s):
+        return s
+    try:
+        return str(int(s))
+    except ValueError:
+        return json_quote(s)
+
+
+class GemmaFourParser(ToolParser):
+    names = ("gemma4",)
+    family = "Google Gemma 4"
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        self._start = MarkerFinder((START,))
+        self._mode = _TEXT
+        self._raw: list[str] = []
+        self._new_call()
+
+    def _new_call(self) -> None:
+        self._index = -1
+        self._state = _KEY
+        self._stack: list[str] = []  # JSON closers of the open containers
+        self._members: list[bool] = []  # per container: has a member been emitted?
+        self._key_open = False  # a key was emitted and its value has not started
+        self._parts: list[str] = []
+        self._scanned = 0  # of a held scalar: how much is known to have no terminator
+
+    # -- emission ------------------------------------------------------------------------
+
+    def _emit(self, out: list[Event], text: str) -> None:
+        self._parts.append(text)
+        out.append(ToolCallArgs(self._index, text))
+
+    def _member(self, out: list[Event], text: str) -> None:
+        """Emit the start of a new member (key or array element), with its comma."""
+        if self._members[-1]:
+            text = "," + text
+        else:
+            self._members[-1] = True
+        self._emit(out, text)
+
+    def _value_start(self, out: list[Event], text: str) -> None:
+        if self._key_open:
+            self._key_open = False
+            self._emit(out, text)
+        else:
+            self._member(out, text)
+
+    def _open(self, out: list[Event], opener: str) -> None:
+        self._value_start(out, opener)
+        self._stack.append("}" if opener == "{" else "]")
+        self._members.append(False)
+        self._state = _KEY if opener == "{" else _VALUE
+
+    def _close(self, out: list[Event]) -> None:
+        self._emit(out, self._stack.pop())
+        self._members.pop()
+        self._after_value(out)
+
+    def _after_value(self, out: list[Event]) -> None:
+        self._state = _AFTER
+        if not self._stack:
+            self._end(out, incomplete=False)
+
+    def _end(self, out: list[Event], incomplete: bool) -> None:
+        if incomplete:
+            closing = self._closing()
+            if closing:
+                self._emit(out, closing)
+        self._end_call(out, self._index, "".join(self._parts), incomplete)
+        self._mode = _CLOSE if not incomplete else _TEXT
+        self._raw = []
+
+    def _closing(self) -> str:
+        out = []
+        if self._state == _STRING:
+            out.append('"')
+        elif self._key_open:
+            out.append("null")
+        out.extend(reversed(self._stack))
+        return "".join(out)
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        while pos < n:
+            mode = self._mode
+            if mode == _TEXT:
+                find = self._start.find_final if final else self._start.find
+                end, resume, marker = find(buf, pos)
+                if end > pos:
+                    out.append(Text(buf[pos:end]))
+                if marker is None:
+                    return end
+                self._raw = [marker]
+                self._mode = _HEADER_MODE
+                pos = resume
+            elif mode == _HEADER_MODE:
+                m = _HEADER.match(buf, pos)
+                if m is None:
+                    viable = _HEADER_PREFIX.match(buf, pos).end() == n  # type: ignore[union-attr]
+                    if viable and not final and n - pos <= _MAX_HEADER:
+                        return pos  # hold the header until its '{'
+                    out.append(Text("".join(self._raw)))
+                    self._raw = []
+                    self._mode = _TEXT
+                    continue
+                self._new_call()
+                self._index = self._start_call(out, m.group(1))
+                self._stack = ["}"]
+                self._members = [False]
+                self._emit(out, "{")
+                self._state = _KEY
+                self._mode = _ARGS
+                pos = m.end()
+            elif mode == _ARGS:
+                pos = self._args(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+            else:  # _CLOSE: the arguments closed; expect the end marker
+                ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                if ws == n:
+                    self._raw.append(buf[pos:ws])
+                    return ws
+                if buf.startswith(END, ws):
+                    self._raw = []
+                    self._mode = _TEXT
+                    pos = ws + len(END)
+                elif not final and END.startswith(buf[ws:]):
+                    self._raw.append(buf[pos:ws])
+                    return ws
+                else:
+                    self._raw.append(buf[pos:ws])
+                    out.append(Text("".join(self._raw)))
+                    self._raw = []
+                    self._mode = _TEXT
+                    pos = ws
+        return pos
+
+    def _args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """Returns the new position, or ``-(pos + 1)`` to stop and hold ``buf[pos:]``."""
+        n = len(buf)
+        while pos < n and self._mode == _ARGS:
+            state = self._state
+            if state == _STRING or state == _QKEY:
+                q = buf.find(QUOTE, pos)
+                if q == -1:
+                    if state == _QKEY:
+                        if final or n - pos > _MAX_KEY:
+                            return self._broken(out, pos)
+                        return -(pos + 1)
+                    safe = n if final else n - partial_marker_len(buf, (QUOTE,), pos)
+                    if safe > pos:
+                        self._emit(out, json_quote(buf[pos:safe])[1:-1])
+                    return -(safe + 1) if safe < n else safe
+                if state == _QKEY:
+                    colon = _WS.match(buf, q + len(QUOTE)).end()  # type: ignore[union-attr]
+                    if colon == n and not final:
+                        return -(pos + 1)
+                    if not buf.startswith(":", colon):
+                        return self._broken(out, pos)
+                    self._member(out, json_quote(buf[pos:q]) + ":")
+                    self._key_open = True
+                    self._state = _VALUE
+                    pos = colon + 1
+                    continue
+                self._emit(out, json_quote(buf[pos:q])[1:] if q > pos else '"')
+                pos = q + len(QUOTE)
+                self._after_value(out)
+                continue
+            if state == _SCALAR:
+                m = _SCALAR_END.search(buf, pos + self._scanned)
+                if m is None:
+                    if not final:
+                        hold = partial_marker_len(buf, (END,), pos)
+                        self._scanned = n - pos - hold
+                        return -(pos + 1)
+                    self._value_start(out, gemma_scalar(buf[pos:]))
+                    self._state = _AFTER
+                    return n
+                self._scanned = 0
+                self._value_start(out, gemma_scalar(buf[pos : m.start()]))
+                self._after_value(out)
+                pos = m.start()
+                continue
+            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if pos == n:
+                return pos
+            if buf.startswith(END, pos):
+                self._end(out, incomplete=True)
+                return pos + len(END)
+            c = buf[pos]
+            if c == "<" and not final and (n - pos < len(END) or n - pos < len(QUOTE)):
+                if END.startswith(buf[pos:]) or QUOTE.startswith(buf[pos:]):
+                    return -(pos + 1)
+            if state == _KEY:
+                if c == "}":
+                    pos += 1
+                    self._close(out)
+                elif buf.startswith(QUOTE, pos):
+                    pos += len(QUOTE)
+                    self._state = _QKEY
+                else:
+                    m = _KEY_END.search(buf, pos)
+                    if m is None:
+                        if final or n - pos > _MAX_KEY:
+                            return self._broken(out, pos)
+                        return -(pos + 1)
+                    key = buf[pos : m.start()].strip()
+                    if m.group() != ":" or not key:
+                        return self._broken(out, pos)
+                    self._member(out, json_quote(key) + ":")
+                    self._key_open = True
+                    self._state = _VALUE
+                    pos = m.end()
+            elif state == _VALUE:
+                if buf.startswith(QUOTE, pos):
+                    self._value_start(out, '"')
+                    self._state = _STRING
+                    pos += len(QUOTE)
+                elif c == "{" or c == "[":
+                    self._open(out, c)
+                    pos += 1
+                elif c == "]" and self._stack[-1] == "]" and not self._key_open:
+                    pos += 1
+                    self._close(out)
+                elif c in ",}]":
+                    if not self._key_open:
+                        return self._broken(out, pos)
+                    self._value_start(out, "null")  # an empty value, as in `a:,`
+                    self._after_value(out)
+                else:
+                    self._state = _SCALAR
+                    self._scanned = 0
+            else:  # _AFTER
+                if c == ",":
+                    pos += 1
+                    self._state = _KEY if self._stack[-1] == "}" else _VALUE
+                elif c == self._stack[-1]:
+                    pos += 1
+                    self._close(out)
+                else:
+                    return self._broken(out, pos)
+        return pos
+
+    def _broken(self, out: list[Event], pos: int) -> int:
+        self._end(out, incomplete=True)
+        return pos
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        if self._mode == _ARGS:
+            if self._state == _SCALAR and rest:
+                self._value_start(out, gemma_scalar(rest))
+                self._state = _AFTER
+                rest = ""
+            elif self._state == _STRING and rest:
+                self._emit(out, json_quote(rest)[1:-1])
+                rest = ""
+            self._end(out, incomplete=True)
+            if rest.strip():
+                out.append(Text(rest))
+            return
+        if self._mode == _HEADER_MODE or (self._mode == _CLOSE and rest.strip()):
+            out.append(Text("".join(self._raw) + rest))
+        elif self._mode == _TEXT and rest:
+            out.append(Text(rest))
+        self._raw = []
+
+
+FORMATS = (GemmaFourParser,)

@@ -1,0 +1,35 @@
+"""Granite 4: ``<tool_call>{"name": ..., "arguments": {...} | "..."}</tool_call>``.
+
+IBM Granite 4.0 (``ibm-granite/granite-4.0-*``). The markers are the Hermes ones and may
+be surrounded by whitespace (``<tool_call> {...} </tool_call>``).
+
+Grammar::
+
+    text* ( ws* '<tool_call>' ws* call ws* '</tool_call>' text* )*
+    call := {"name": string, "arguments": object | escaped-JSON-string}
+
+The two argument forms (vLLM #36827):
+
+- an object: streamed verbatim as it arrives;
+- a string holding escaped JSON: decoded incrementally and the decoded object streamed
+  as argument deltas. vLLM's Python parser and the Rust crate of seeds 000/003 emit it
+  only at the closing quote; vLLM double-encoded it (#54964, #35421). A cut ``\\``, a cut
+  ``\\uXXXX`` and a surrogate pair split between its halves are held back until whole.
+
+Any other value (``42``, a list) is malformed: the call never starts and degrades to
+text whole. Older Granite ids (3.x) use the ``granite`` format, not this one.
+"""
+
+from __future__ import annotations
+
+from streamcall.formats._jsoncalls import JsonCallsParser
+
+
+class GraniteFourParser(JsonCallsParser):
+    names = ("granite4",)
+    family = "IBM Granite 4.0"
+    START = ("<tool_call>",)
+    END = "</tool_call>"
+
+
+FORMATS = (GraniteFourParser,)

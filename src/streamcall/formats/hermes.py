@@ -1,0 +1,30 @@
+"""Hermes: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``.
+
+Used by NousResearch Hermes 2 Pro / 3, Qwen2.5 and QwQ (vLLM's ``hermes``), and under
+other names by models that copied it.
+
+Grammar::
+
+    text* ( '<tool_call>' ws* call ws* '</tool_call>' text* )*
+    call := {"name": string, "arguments": object | string}    # keys in any order
+
+Parallel calls are repeated blocks; several objects inside one block are accepted too.
+``arguments`` (or ``parameters``) is streamed verbatim as the model writes it; a string
+value (a double-encoded object) is decoded as it arrives and streamed the same way. A
+call with no ``arguments`` gets ``{}`` (vLLM #28806 dropped them). Holds back a partial
+``<tool_call>`` at the end of text; everything else is the JSON-call engine's.
+"""
+
+from __future__ import annotations
+
+from streamcall.formats._jsoncalls import JsonCallsParser
+
+
+class HermesParser(JsonCallsParser):
+    names = ("hermes", "qwen3_json")
+    family = "Hermes 2 Pro/3, Qwen2.5, QwQ-32B"
+    START = ("<tool_call>",)
+    END = "</tool_call>"
+
+
+FORMATS = (HermesParser,)

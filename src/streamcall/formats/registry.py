@@ -1,0 +1,189 @@
+"""Format registry, model-id routing, and the one-shot API.
+
+Every module in ``streamcall.formats`` whose name does not start with ``_`` and which
+defines ``FORMATS`` (a tuple of ``ToolParser`` subclasses) is registered under each
+class's ``names``. ``parse_tool_calls`` is the streaming parser run to the end; there is
+no second implementation that could disagree with it.
+
+Routing (``format_for_model``) follows vLLM's Rust frontend: the first pattern that is a
+case-insensitive substring of the model id wins, so order matters (``qwen3-coder`` before
+``qwen``, ``deepseek-v3.2`` before ``deepseek-v3``). Patterns are chosen so that older
+Granite ids (``granite-3.1-8b-instruct``) never reach ``granite4``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamcall.formats as _pkg
+from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.formats._base import ToolParser, Tools
+
+__all__ = [
+    "ROUTES",
+    "Parsed",
+    "ToolCall",
+    "ToolParser",
+    "format_for_model",
+    "formats",
+    "parse_tool_calls",
+    "parser_class",
+    "tool_parser",
+]
+
+# (substring, format), in priority order. From FORMATS.md, "Model-id routing".
+ROUTES: tuple[tuple[str, str], ...] = (
+    ("mistral-", "mistral"),
+    ("mixtral-", "mistral"),
+    ("qwen3-coder", "qwen3_coder"),
+    ("qwen2.5-coder", "qwen3_coder"),
+    ("qwen3.5", "qwen3_coder"),
+    ("qwen", "qwen3_xml"),
+    ("hermes", "hermes"),
+    ("hy3", "hy_v3"),
+    ("hy_v3", "hy_v3"),
+    ("internlm2", "internlm"),
+    ("llama-4", "llama4_json"),
+    ("llama-3.2", "llama3_json"),
+    ("llama-3.1", "llama3_json"),
+    ("deepseek-r1", "deepseek_v3"),
+    ("deepseek-v4", "deepseek_v4"),
+    ("deepseek_v4", "deepseek_v4"),
+    ("deepseek-v3.2", "deepseek_v32"),
+    ("deepseek-v3.1", "deepseek_v31"),
+    ("deepseek-v3", "deepseek_v3"),
+    ("glm-5", "glm47"),
+    ("glm-4.7", "glm47"),
+    ("glm-4.6", "glm45"),
+    ("glm-4.5", "glm45"),
+    ("gemma4", "gemma4"),
+    ("gemma-4", "gemma4"),
+    ("granite-4", "granite4"),
+    ("kimi-k2", "kimi_k2"),
+    ("minimax-m3", "minimax_m3"),
+    ("mm-m3", "minimax_m3"),
+    ("minimax", "minimax_m2"),
+    ("mm-m2", "minimax_m2"),
+    ("seed-oss", "seed_oss"),
+    ("seedoss", "seed_oss"),
+)
+
+_REGISTRY: dict[str, type[ToolParser]] = {}
+
+
+def _load() -> dict[str, type[ToolParser]]:
+    if not _REGISTRY:
+        for info in pkgutil.iter_modules(_pkg.__path__):
+            if info.name.startswith("_") or info.name == "registry":
+                continue
+            module = importlib.import_module(f"{_pkg.__name__}.{info.name}")
+            for cls in getattr(module, "FORMATS", ()):
+                for name in cls.names:
+                    _REGISTRY[name] = cls
+    return _REGISTRY
+
+
+def formats() -> list[str]:
+    """The registered format names, sorted."""
+    return sorted(_load())
+
+
+def parser_class(name: str) -> type[ToolParser]:
+    registry = _load()
+    try:
+        return registry[name]
+    except KeyError:
+        known = ", ".join(sorted(registry))
+        raise ValueError(f"unknown tool-call format {name!r}; known formats: {known}") from None
+
+
+def format_for_model(model_id: str) -> str | None:
+    """Route a model id to a format name (ordered, case-insensitive substring table)."""
+    lowered = model_id.lower()
+    for pattern, name in ROUTES:
+        if pattern in lowered:
+            return name
+    return None
+
+
+def tool_parser(
+    name: str | None = None,
+    *,
+    model: str | None = None,
+    tools: Tools | None = None,
+    id_prefix: str = "call_",
+) -> ToolParser:
+    """A fresh streaming parser for a format, given by name or routed from a model id."""
+    if name is None:
+        if model is None:
+            raise ValueError("tool_parser needs a format name or a model id")
+        name = format_for_model(model)
+        if name is None:
+            raise ValueError(f"no tool-call format is known for model {model!r}")
+    return parser_class(name)(tools, id_prefix=id_prefix)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One finished call."""
+
+    index: int
+    id: str
+    name: str
+    arguments: str
+    incomplete: bool = False
+
+    @property
+    def args(self) -> dict[str, Any]:
+        value = json.loads(self.arguments)
+        if not isinstance(value, dict):  # pragma: no cover - parsers guarantee objects
+            raise ValueError(f"arguments of call {self.index} are not a JSON object")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """The whole result: visible text and the calls, in order."""
+
+    content: str
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    reasoning: str = ""
+
+
+def collect(events: list[Event]) -> Parsed:
+    """Fold a complete event list into a ``Parsed``."""
+    text: list[str] = []
+    reasoning: list[str] = []
+    starts: dict[int, ToolCallStart] = {}
+    calls: list[ToolCall] = []
+    for ev in events:
+        if isinstance(ev, Text):
+            text.append(ev.text)
+        elif isinstance(ev, ToolCallStart):
+            starts[ev.index] = ev
+        elif isinstance(ev, ToolCallEnd):
+            start = starts[ev.index]
+            calls.append(ToolCall(ev.index, start.id, start.name, ev.arguments, ev.incomplete))
+        elif isinstance(ev, ToolCallArgs):
+            pass
+        elif isinstance(ev, Reasoning):
+            reasoning.append(ev.text)
+    return Parsed("".join(text), calls, "".join(reasoning))
+
+
+def parse_tool_calls(
+    text: str,
+    format: str | None = None,
+    *,
+    model: str | None = None,
+    tools: Tools | None = None,
+) -> Parsed:
+    """One-shot parse: the streaming parser fed the whole text, then finished."""
+    parser = tool_parser(format, model=model, tools=tools)
+    events = parser.feed(text)
+    events.extend(parser.finish())
+    return collect(events)
