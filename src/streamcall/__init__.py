@@ -30,17 +30,40 @@ from streamcall.events import (
 # --- syntax layer: partial JSON, and the UI layer -----------------------------------------
 
 # --- byte and chunk layers, whole streams -------------------------------------------------
+# isort: split
+from streamcall.chunks import (
+    ChatAccumulator,
+    ChunkDelta,
+    ChunkError,
+    Message,
+    MessageToolCall,
+    ToolCallFragment,
+    Usage,
+    decode_chunk,
+)
+from streamcall.sse import SSEDecoder, SSEEncoder, SSEEvent
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ChatAccumulator",
+    "ChunkDelta",
+    "ChunkError",
     "Event",
     "Finish",
+    "Message",
+    "MessageToolCall",
     "Reasoning",
+    "SSEDecoder",
+    "SSEEncoder",
+    "SSEEvent",
     "StreamError",
     "Text",
     "ToolCallArgs",
     "ToolCallEnd",
+    "ToolCallFragment",
     "ToolCallStart",
+    "Usage",
     "UsageEvent",
+    "decode_chunk",
 ]

@@ -1,0 +1,639 @@
+"""Chunk layer: one OpenAI-compatible ``chat.completion.chunk`` into a ``ChunkDelta``.
+
+The semantics are Go's ``encoding/json`` unmarshalling into the structs of seed 004, whose
+truth table is the specification (its §2 and §5, with its corrections):
+
+    chunk    = {choices: [choice], usage: usage|null, *: ignored}
+    choice   = {index: int, delta: delta, finish_reason: string|null, *: ignored}
+    delta    = {content: ANY, reasoning_content: string, reasoning: string, role: string,
+                tool_calls: [call], *: ignored}
+    call     = {index: int, id: string, type: string, function: {name: string, arguments: ANY}}
+    usage    = {prompt_tokens, completion_tokens, total_tokens, prompt_cache_hit_tokens,
+                prompt_cache_miss_tokens: int64, *_tokens_details: {*: int64}|null}
+
+- Struct keys match case-insensitively; keys inside a content part are a Go map's keys and
+  match exactly (``{"TEXT": ...}`` is not text). Do not "unify" the two.
+- A value of the wrong type rejects the whole chunk (``ChunkError`` names the field).
+- A key given twice merges field by field: a struct is decoded on top of the earlier one,
+  an array element on top of the earlier element (Go slice semantics), and a scalar or an
+  ``ANY`` value is replaced. ``null`` leaves a string or int as it was and clears the rest.
+- ``content`` is loosely typed: string as is, ``null`` as "", a list of parts as the
+  concatenation of their string ``text``, anything else re-encoded as Go's
+  ``json.Marshal(interface{})`` would (``_go_marshal``).
+- Invalid UTF-8 in ``bytes`` input becomes one U+FFFD per bad byte (Go's rule, not
+  Python's one-per-maximal-subpart); an escaped lone surrogate becomes U+FFFD too.
+
+Scan and extract are split as in seed 004 §3: the C scanner of ``json`` checks the grammar
+and builds the tree with objects kept as pair lists (``_Obj``) so that duplicates survive;
+``_Extract`` then walks only the fields it needs. There is no state between calls.
+
+Measured alternatives (``python -m benchmarks sse``): a regex fast path that reads the
+common content-chunk shape without building a tree (``_FAST_PATH_ENABLED``). It is kept,
+proved equal to the full path by tests, and switched on or off by what it measures.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from _json import scanstring as _scanstring
+from dataclasses import dataclass
+from json.scanner import make_scanner
+from typing import Any, NamedTuple
+
+__all__ = ["ChunkDelta", "ChunkError", "ToolCallFragment", "Usage", "decode_chunk"]
+
+
+class ChunkError(ValueError):
+    """The chunk was rejected: its message says which field, and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallFragment:
+    """One piece of a structured tool call, as the server sent it.
+
+    ``index`` is the server's ``index``; when the server left it out, ``index_given`` is
+    false and ``index`` is the fragment's position in ``tool_calls`` (the accumulator then
+    matches the fragment by id, or continues the last call).
+    """
+
+    index: int
+    id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+    type: str | None = None
+    index_given: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token usage. Counts the server left out are 0."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+
+
+class ChunkDelta(NamedTuple):
+    """What one chunk says about one choice.
+
+    The flat fields describe the chunk's first choice (``choice`` is its index); any
+    further choices (``n > 1``) are in ``others``, one ``ChunkDelta`` each. ``usage`` is
+    the chunk's, ``None`` when it carried no token totals. A NamedTuple, not a frozen
+    dataclass, because it is built once per chunk on the hot path and the frozen
+    dataclass costs about 1 µs more to construct; it is just as immutable and slotted.
+    """
+
+    content: str = ""
+    reasoning: str = ""
+    tool_calls: tuple[ToolCallFragment, ...] = ()
+    finish_reason: str | None = None
+    done: bool = False
+    usage: Usage | None = None
+    choice: int = 0
+    role: str | None = None
+    others: tuple[ChunkDelta, ...] = ()
+
+
+_new_delta = tuple.__new__
+EMPTY = ChunkDelta()
+
+# ---------------------------------------------------------------------------------------
+# Scan: strict JSON into a tree whose objects keep every pair.
+
+
+class _Obj(tuple):  # type: ignore[type-arg]
+    """A JSON object as its (key, value) pairs, in order, duplicates kept."""
+
+    __slots__ = ()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ChunkError(f"invalid JSON: {name} is not a JSON value")
+
+
+_decoder = json.JSONDecoder(object_pairs_hook=_Obj, parse_constant=_reject_constant)
+_scan_once = make_scanner(_decoder)  # type: ignore[arg-type]
+_JSON_SPACE = " \t\n\r"
+
+
+def _go_utf8_errors(exc: UnicodeError) -> tuple[str, int]:
+    # Go replaces each invalid byte by its own U+FFFD; Python's "replace" gives one per
+    # maximal invalid subpart (b"\xe4\xbd" -> 1, Go -> 2).
+    assert isinstance(exc, UnicodeDecodeError)
+    return "\ufffd" * (exc.end - exc.start), exc.end
+
+
+codecs.register_error("streamcall.go-utf8", _go_utf8_errors)
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _fix_surrogates(text: str) -> str:
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _scan(text: str) -> _Obj:
+    try:
+        start = len(text) - len(text.lstrip(_JSON_SPACE))
+        value, end = _scan_once(text, start)
+    except StopIteration as exc:
+        where = exc.value
+        raise ChunkError(
+            "invalid JSON: empty input" if not text.strip() else f"invalid JSON at char {where}"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise ChunkError(f"invalid JSON: {exc.msg} at char {exc.pos}") from None
+    except RecursionError:
+        raise ChunkError("invalid JSON: nested too deeply") from None
+    except ChunkError:
+        raise
+    except ValueError as exc:  # an integer too long for int(): Go reads it, we cannot
+        raise ChunkError(f"invalid JSON: {exc}") from None
+    if end != len(text) and text[end:].strip(_JSON_SPACE):
+        end += len(text[end:]) - len(text[end:].lstrip(_JSON_SPACE))
+        raise ChunkError(f"invalid JSON: extra data at char {end}")
+    if type(value) is not _Obj:
+        raise ChunkError(f"chunk: expected a JSON object at the top level, got {_kind(value)}")
+    return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, _Obj):
+        return "object"
+    return "array"
+
+
+# ---------------------------------------------------------------------------------------
+# Extract: Go's unmarshal into the chunk structs, for the fields we need.
+
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+
+
+def _int64(value: Any, where: str) -> int:
+    if type(value) is int and _INT64_MIN <= value <= _INT64_MAX:
+        return value
+    if type(value) is int:
+        raise ChunkError(f"{where}: {value} overflows a 64-bit integer")
+    raise ChunkError(f"{where}: expected an integer, got {_kind(value)} {_short(value)}")
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, _Obj) else "{...}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _string(value: Any, where: str) -> str:
+    if type(value) is str:
+        return value
+    raise ChunkError(f"{where}: expected a string, got {_kind(value)} {_short(value)}")
+
+
+def _object(value: Any, where: str) -> _Obj:
+    if type(value) is _Obj:
+        return value
+    raise ChunkError(f"{where}: expected an object, got {_kind(value)} {_short(value)}")
+
+
+def _array(value: Any, where: str) -> list[Any]:
+    if type(value) is list:
+        return value
+    raise ChunkError(f"{where}: expected an array, got {_kind(value)} {_short(value)}")
+
+
+_fold_cache: dict[str, str] = {}
+
+
+def _fold(key: str) -> str:
+    folded = _fold_cache.get(key)
+    if folded is None:
+        # Go folds keys with simple Unicode case folding (so "ſ" matches "s").
+        folded = key.casefold()
+        if len(_fold_cache) < 4096:
+            _fold_cache[key] = folded
+    return folded
+
+
+class _Call:
+    __slots__ = ("arguments", "id", "index", "name", "type")
+
+    def __init__(self) -> None:
+        self.index: int | None = None
+        self.id: str | None = None
+        self.type: str | None = None
+        self.name: str | None = None
+        self.arguments: Any = _UNSET
+
+
+class _Choice:
+    __slots__ = (
+        "content",
+        "finish_reason",
+        "index",
+        "reasoning",
+        "reasoning_content",
+        "role",
+        "tool_calls",
+    )
+
+    def __init__(self) -> None:
+        self.index: int | None = None
+        self.content: Any = None
+        self.reasoning_content = ""
+        self.reasoning = ""
+        self.role: str | None = None
+        self.tool_calls: list[_Call | None] = []
+        self.finish_reason: str | None = None
+
+
+class _UsageState:
+    __slots__ = ("cached", "completion", "has_totals", "prompt", "reasoning", "total")
+
+    def __init__(self) -> None:
+        self.prompt = 0
+        self.completion = 0
+        self.total = 0
+        self.cached = 0
+        self.reasoning = 0
+        self.has_totals = False
+
+
+_UNSET: Any = object()
+_USAGE_INTS = frozenset({"prompt_cache_hit_tokens", "prompt_cache_miss_tokens"})
+_DETAIL_INTS = frozenset(
+    {
+        "cached_tokens",
+        "reasoning_tokens",
+        "audio_tokens",
+        "accepted_prediction_tokens",
+        "rejected_prediction_tokens",
+    }
+)
+_USAGE_DETAILS = frozenset(
+    {"prompt_tokens_details", "completion_tokens_details", "input_tokens_details"}
+)
+
+
+def _decode_slice(existing: list[Any], value: Any, where: str, item: Any) -> list[Any]:
+    # Go decodes an array into a slice element by element, on top of the elements already
+    # there, then cuts the slice to the new length; null clears it.
+    if value is None:
+        return []
+    items = _array(value, where)
+    out = existing[: len(items)]
+    for i, element in enumerate(items):
+        here = f"{where}[{i}]"
+        if element is None:
+            if i >= len(out):
+                out.append(None)
+            continue
+        obj = _object(element, here)
+        if i < len(out) and out[i] is not None:
+            item(out[i], obj, here)
+        else:
+            fresh = item(None, obj, here)
+            if i < len(out):
+                out[i] = fresh
+            else:
+                out.append(fresh)
+    return out
+
+
+def _decode_choice(state: _Choice | None, obj: _Obj, where: str) -> _Choice:
+    choice = state or _Choice()
+    for key, value in obj:
+        name = _fold(key)
+        if name == "delta":
+            if value is not None:
+                _decode_delta(choice, _object(value, where + ".delta"), where + ".delta")
+        elif name == "finish_reason":
+            choice.finish_reason = (
+                None if value is None else _string(value, where + ".finish_reason")
+            )
+        elif name == "index" and value is not None:
+            choice.index = _int64(value, where + ".index")
+    return choice
+
+
+def _decode_delta(choice: _Choice, obj: _Obj, where: str) -> None:
+    for key, value in obj:
+        name = _fold(key)
+        if name == "content":
+            choice.content = value
+        elif name == "reasoning_content":
+            if value is not None:
+                choice.reasoning_content = _string(value, where + ".reasoning_content")
+        elif name == "reasoning":
+            if value is not None:
+                choice.reasoning = _string(value, where + ".reasoning")
+        elif name == "role":
+            if value is not None:
+                choice.role = _string(value, where + ".role")
+        elif name == "tool_calls":
+            choice.tool_calls = _decode_slice(
+                choice.tool_calls, value, where + ".tool_calls", _decode_call
+            )
+
+
+def _decode_call(state: _Call | None, obj: _Obj, where: str) -> _Call:
+    call = state or _Call()
+    for key, value in obj:
+        if value is None:  # null leaves a string, an int or a struct as it was
+            continue
+        name = _fold(key)
+        if name == "index":
+            call.index = _int64(value, where + ".index")
+        elif name == "id":
+            call.id = _string(value, where + ".id")
+        elif name == "type":
+            call.type = _string(value, where + ".type")
+        elif name == "function":
+            for fkey, fvalue in _object(value, where + ".function"):
+                fname = _fold(fkey)
+                if fname == "name":
+                    if fvalue is not None:
+                        call.name = _string(fvalue, where + ".function.name")
+                elif fname == "arguments":
+                    call.arguments = fvalue
+    return call
+
+
+def _decode_usage(state: _UsageState | None, obj: _Obj, where: str) -> _UsageState:
+    usage = state or _UsageState()
+    for key, value in obj:
+        name = _fold(key)
+        if value is None:
+            continue
+        if name == "prompt_tokens":
+            usage.prompt = _int64(value, where + ".prompt_tokens")
+            usage.has_totals = True
+        elif name == "completion_tokens":
+            usage.completion = _int64(value, where + ".completion_tokens")
+            usage.has_totals = True
+        elif name == "total_tokens":
+            usage.total = _int64(value, where + ".total_tokens")
+            usage.has_totals = True
+        elif name in _USAGE_INTS:
+            _int64(value, f"{where}.{key}")
+        elif name in _USAGE_DETAILS:
+            for dkey, dvalue in _object(value, f"{where}.{key}"):
+                if dvalue is None:
+                    continue
+                dname = _fold(dkey)
+                if dname in _DETAIL_INTS:
+                    count = _int64(dvalue, f"{where}.{key}.{dkey}")
+                    if dname == "cached_tokens":
+                        usage.cached = count
+                    elif dname == "reasoning_tokens":
+                        usage.reasoning = count
+    return usage
+
+
+# ---------------------------------------------------------------------------------------
+# content: Go's stringifyContent, and json.Marshal(interface{}) for its default branch.
+
+
+def _stringify_content(value: Any, where: str) -> str:
+    if type(value) is str:
+        return value
+    if value is None:
+        return ""
+    if type(value) is list:
+        texts = []
+        for part in value:
+            if type(part) is _Obj:
+                text = _UNSET
+                for key, item in part:  # a Go map: exact keys, the last one wins
+                    if key == "text":
+                        text = item
+                if type(text) is str:
+                    texts.append(text)
+        return "".join(texts)
+    return _go_marshal(value, where)
+
+
+def _stringify_arguments(value: Any, where: str) -> str:
+    if value is _UNSET or value is None:
+        return ""
+    if type(value) is str:
+        return value
+    return _go_marshal(value, where)
+
+
+_HTML_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+_encode_string = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _go_marshal(value: Any, where: str) -> str:
+    parts: list[str] = []
+    _marshal_into(value, parts, where)
+    return "".join(parts)
+
+
+def _marshal_into(value: Any, out: list[str], where: str) -> None:
+    kind = type(value)
+    if kind is str:
+        out.append(_encode_string(_fix_surrogates(value)).translate(_HTML_ESCAPES))
+    elif value is None:
+        out.append("null")
+    elif kind is bool:
+        out.append("true" if value else "false")
+    elif kind is int or kind is float:
+        out.append(_go_float(value, where))
+    elif kind is list:
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(",")
+            _marshal_into(item, out, where)
+        out.append("]")
+    else:
+        members = {_fix_surrogates(k): v for k, v in value}  # a Go map: the last one wins
+        out.append("{")
+        for i, key in enumerate(sorted(members)):
+            if i:
+                out.append(",")
+            out.append(_encode_string(key).translate(_HTML_ESCAPES))
+            out.append(":")
+            _marshal_into(members[key], out, where)
+        out.append("}")
+
+
+_REPR_PARTS = re.compile(r"(\d+)(?:\.(\d+))?(?:e([-+]\d+))?")
+
+
+def _go_float(number: int | float, where: str) -> str:
+    """A number as Go's encoding/json writes a float64: shortest round trip, in exponent
+    form below 1e-6 and from 1e21 up (``1e+21``, ``1e-7``), plain otherwise."""
+    try:
+        f = float(number)
+    except OverflowError:
+        raise ChunkError(f"{where}: number {number} is out of range for a float64") from None
+    if f != f or f in (float("inf"), float("-inf")):
+        raise ChunkError(f"{where}: number {number} is out of range for a float64")
+    if f == 0:
+        return "-0" if str(f).startswith("-") else "0"
+    sign = "-" if f < 0 else ""
+    match = _REPR_PARTS.fullmatch(repr(abs(f)))
+    assert match is not None
+    whole, frac, exp = match.group(1), match.group(2) or "", int(match.group(3) or 0)
+    digits = (whole + frac).lstrip("0")
+    # value = 0.DIGITS * 10**point
+    point = len(whole) + exp - (len(whole + frac) - len((whole + frac).lstrip("0")))
+    digits = digits.rstrip("0") or "0"
+    abs_f = abs(f)
+    if abs_f < 1e-6 or abs_f >= 1e21:
+        e = point - 1
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{mantissa}e{'-' if e < 0 else '+'}{abs(e):02d}".replace("e-0", "e-")
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return f"{sign}{digits}{'0' * (point - len(digits))}"
+    return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
+# ---------------------------------------------------------------------------------------
+# The whole decode.
+
+
+def decode_chunk(data: str | bytes) -> ChunkDelta:
+    """Decode one chunk's JSON. Raises ``ChunkError`` (a ``ValueError``) when rejected."""
+    if type(data) is not str:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ChunkError(f"chunk: expected str or bytes, got {type(data).__name__}")
+        data = bytes(data).decode("utf-8", "streamcall.go-utf8")
+    if _FAST_PATH_ENABLED:
+        fast = _fast_decode(data)
+        if fast is not None:
+            return fast
+    return _full_decode(data)
+
+
+def _full_decode(text: str) -> ChunkDelta:
+    top = _scan(text)
+    choices: list[Any] = []
+    usage: _UsageState | None = None
+    for key, value in top:
+        name = _fold(key)
+        if name == "choices":
+            choices = _decode_slice(choices, value, "choices", _decode_choice)
+        elif name == "usage":
+            usage = (
+                None if value is None else _decode_usage(usage, _object(value, "usage"), "usage")
+            )
+    fix = "\\u" in text or "\\U" in text  # only an escape can make a lone surrogate
+    result = (
+        Usage(usage.prompt, usage.completion, usage.total, usage.cached, usage.reasoning)
+        if usage is not None and usage.has_totals
+        else None
+    )
+    deltas = [
+        _choice_delta(choice, i, fix, result)
+        for i, choice in enumerate(choices)
+        if choice is not None
+    ]
+    if not deltas:
+        return EMPTY if result is None else ChunkDelta(usage=result)
+    if len(deltas) > 1:
+        return deltas[0]._replace(others=tuple(deltas[1:]))
+    return deltas[0]
+
+
+def _choice_delta(choice: _Choice, position: int, fix: bool, usage: Usage | None) -> ChunkDelta:
+    where = f"choices[{position}].delta"
+    content = _stringify_content(choice.content, where + ".content")
+    reasoning = choice.reasoning_content or choice.reasoning
+    calls = tuple(
+        _fragment(call, i, where, fix)
+        for i, call in enumerate(choice.tool_calls)
+        if call is not None
+    )
+    if fix:
+        content = _fix_surrogates(content)
+        reasoning = _fix_surrogates(reasoning)
+    reason = choice.finish_reason
+    if fix and reason:
+        reason = _fix_surrogates(reason)
+    return ChunkDelta(
+        content,
+        reasoning,
+        calls,
+        reason or None,
+        bool(reason),
+        usage,
+        position if choice.index is None else choice.index,
+        choice.role,
+    )
+
+
+def _fragment(call: _Call, position: int, where: str, fix: bool) -> ToolCallFragment:
+    arguments = _stringify_arguments(call.arguments, f"{where}.tool_calls[{position}].arguments")
+    call_id, name = call.id, call.name
+    if fix:
+        arguments = _fix_surrogates(arguments)
+        call_id = None if call_id is None else _fix_surrogates(call_id)
+        name = None if name is None else _fix_surrogates(name)
+    given = call.index is not None
+    return ToolCallFragment(
+        call.index if call.index is not None else position,
+        call_id,
+        name,
+        arguments,
+        call.type,
+        given,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# The fast path: the common content chunk read by one anchored regex, no tree built.
+#
+# It accepts only text that the full path accepts, with the same result: compact JSON (an
+# optional single space after ":" and ","), known metadata keys spelt exactly, each at most
+# once in this shape, one choice, a delta with an optional role and a string content, and
+# a string or null finish_reason. Anything else falls back to the full path.
+
+_STR = r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
+_SIMPLE = rf"(?:{_STR}|-?(?:0|[1-9][0-9]{{0,15}})|null|true|false)"
+_META = r'"(?:id|object|created|model|system_fingerprint|service_tier|provider)"'
+_FAST = re.compile(
+    rf"""\{{(?:{_META}: ?{_SIMPLE}, ?)*"choices": ?\[\{{"index": ?(0|[1-9][0-9]{{0,8}}), ?"""
+    rf""""delta": ?\{{(?:"role": ?"(assistant)", ?)?"content": ?"((?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{{4}}))*)"\}}"""
+    rf"""(?:, ?"logprobs": ?null)?(?:, ?"finish_reason": ?(?:null|"([a-z_]*)"))?\}}\]"""
+    rf"""(?:, ?{_META}: ?{_SIMPLE})*\}}""",
+)
+_fast_match = _FAST.fullmatch
+
+
+def _fast_decode(text: str) -> ChunkDelta | None:
+    match = _fast_match(text)
+    if match is None:
+        return None
+    index, role, content, reason = match.groups()
+    if "\\" in content:
+        content = _scanstring(content + '"', 0)[0]
+        if "\\u" in match.group(3):
+            content = _fix_surrogates(content)
+    return _new_delta(
+        ChunkDelta,
+        (content, "", (), reason or None, bool(reason), None, int(index), role, ()),
+    )
+
+
+# Measured by ``python -m benchmarks sse`` against the full path on the same chunks;
+# tests/chunks pin the value, so that a change of mind needs a new measurement.
+_FAST_PATH_ENABLED = True
