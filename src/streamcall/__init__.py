@@ -28,6 +28,15 @@ from streamcall.events import (
 # --- reasoning ----------------------------------------------------------------------------
 
 # --- syntax layer: partial JSON, and the UI layer -----------------------------------------
+# isort: split
+from streamcall.partial import (
+    PartialJSON,
+    StringAppend,
+    ValueComplete,
+    parse_partial_json,
+    repair_json,
+)
+from streamcall.view import CallView, call_view
 
 # --- byte and chunk layers, whole streams -------------------------------------------------
 # isort: split
@@ -46,6 +55,7 @@ from streamcall.sse import SSEDecoder, SSEEncoder, SSEEvent
 __version__ = "0.1.0"
 
 __all__ = [
+    "CallView",
     "ChatAccumulator",
     "ChunkDelta",
     "ChunkError",
@@ -53,11 +63,13 @@ __all__ = [
     "Finish",
     "Message",
     "MessageToolCall",
+    "PartialJSON",
     "Reasoning",
     "SSEDecoder",
     "SSEEncoder",
     "SSEEvent",
     "StreamError",
+    "StringAppend",
     "Text",
     "ToolCallArgs",
     "ToolCallEnd",
@@ -65,5 +77,9 @@ __all__ = [
     "ToolCallStart",
     "Usage",
     "UsageEvent",
+    "ValueComplete",
+    "call_view",
     "decode_chunk",
+    "parse_partial_json",
+    "repair_json",
 ]

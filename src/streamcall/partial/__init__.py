@@ -1,0 +1,18 @@
+"""Syntax layer: partial JSON (SPEC.md §4).
+
+``repair_json`` and ``parse_partial_json`` for one text; ``PartialJSON`` for a stream.
+"""
+
+from __future__ import annotations
+
+from streamcall.partial.incremental import PartialJSON, PathKey, StringAppend, ValueComplete
+from streamcall.partial.repair import parse_partial_json, repair_json
+
+__all__ = [
+    "PartialJSON",
+    "PathKey",
+    "StringAppend",
+    "ValueComplete",
+    "parse_partial_json",
+    "repair_json",
+]

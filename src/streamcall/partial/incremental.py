@@ -1,0 +1,523 @@
+# PartialJSON: the incremental partial-JSON scanner. repair_json and parse_partial_json are
+# this scanner run to the end of one text, so the two can never disagree.
+#
+# Grammar: RFC 8259 JSON, plus what json.loads also accepts (NaN, Infinity, -Infinity) and
+# raw control characters inside strings (models write literal newlines in code strings).
+#
+# Modes (self._state): an expect-state between tokens, VALUE (after ':' or ',' in an array,
+# or at the top), VALUE_OR_END (after '['), KEY (after ',' in an object), KEY_OR_END (after
+# '{'), COLON, COMMA (after a value inside a container) and DONE; or inside a token, STRING
+# (a value or a key, self._is_key) and LITERAL (a run of [A-Za-z0-9+-.]: number or keyword).
+# A container stack holds the open dicts and lists, with the pending key of each object.
+# The first character that cannot continue the grammar is junk: it and everything after it
+# are dropped, and the state freezes (what comes after a cut is not trusted).
+#
+# Held back, and only this: in a string, a cut escape (`\`, `\u12`) and a complete high
+# surrogate escape at the chunk's end (its low half may follow), at most 11 characters; a
+# literal still running at the chunk's end (`tru`, `12.`), since its meaning depends on the
+# next character. Everything else is decided and built the moment it is read: a finished
+# container is attached to its parent once and shared by every later `.value`; `.value`
+# copies only the open spine.
+#
+# Work: each character is scanned once, by `re` or `str` methods in C; Python runs once per
+# token. Nesting is an explicit stack, never recursion.
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from json import decoder as _json_decoder
+from typing import Any, Final, TypeAlias
+
+__all__ = ["PartialJSON", "PathKey", "StringAppend", "ValueComplete"]
+
+PathKey: TypeAlias = str | int
+
+# Expect-states and token modes.
+_VALUE: Final = 0
+_VALUE_OR_END: Final = 1
+_KEY: Final = 2
+_KEY_OR_END: Final = 3
+_COLON: Final = 4
+_COMMA: Final = 5
+_DONE: Final = 6
+_STRING: Final = 7
+_LITERAL: Final = 8
+
+# json's own C string decoder (typeshed does not declare it): (text, start, strict).
+scanstring: Callable[[str, int, bool], tuple[str, int]] = _json_decoder.scanstring  # type: ignore[attr-defined]
+
+# The starred patterns below always match, so their `.match(...)` is never None.
+_WS = re.compile(r"[ \t\n\r]*")
+# String content made of whole escapes only; stops at '"', at a cut or invalid escape, or
+# at the chunk's end.
+_STR_BODY = re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*')
+_CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
+_HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_LIT = re.compile(r"[A-Za-z0-9+\-.]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_LIT_START: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+
+_KEYWORDS: Final[dict[str, Any]] = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "NaN": float("nan"),
+    "Infinity": float("inf"),
+    "-Infinity": float("-inf"),
+}
+_KEYWORD_PREFIXES: Final = frozenset(k[:i] for k in _KEYWORDS for i in range(1, len(k)))
+
+# What a literal turned out to be (_classify).
+_WHOLE: Final = 0  # the whole run is one value
+_HEAD: Final = 1  # a number is complete in the run's first `size` characters
+_HALF_KEYWORD: Final = 2  # a proper prefix of a keyword (R3)
+_NOTHING: Final = 3  # no value at all: junk
+
+
+def _classify(run: str) -> tuple[int, Any, int]:
+    """Classify a literal run as (kind, value, size of the valid part)."""
+    if run in _KEYWORDS:
+        return _WHOLE, _KEYWORDS[run], len(run)
+    m = _NUMBER.match(run)
+    if m is None:
+        if run in _KEYWORD_PREFIXES:
+            return _HALF_KEYWORD, None, 0
+        return _NOTHING, None, 0
+    size = m.end()
+    text = run if size == len(run) else run[:size]
+    # Exactly json's conversion: int unless there is a fraction or an exponent.
+    if "." in text or "e" in text or "E" in text:
+        number: Any = float(text)
+    else:
+        try:
+            number = int(text)
+        except ValueError:  # longer than sys.get_int_max_str_digits(): json.loads fails too
+            return _NOTHING, None, 0
+    return (_WHOLE if size == len(run) else _HEAD), number, size
+
+
+@dataclass(frozen=True, slots=True)
+class StringAppend:
+    """Text appended to the string value at `path` (a growing string, for live UIs)."""
+
+    path: tuple[PathKey, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ValueComplete:
+    """The value at `path` is complete and will never change (`()` is the whole document)."""
+
+    path: tuple[PathKey, ...]
+    value: Any
+
+
+PartialEvent: TypeAlias = StringAppend | ValueComplete
+
+
+class PartialJSON:
+    """Incremental partial-JSON parser: ``feed`` text, read ``value`` at any time.
+
+    ``value`` always equals ``parse_partial_json(everything fed so far)``; ``feed`` costs
+    O(len(chunk)) amortised, and ``value`` copies only the containers still open.
+    ``feed_events`` is the same as ``feed`` but also returns what happened, as
+    ``StringAppend`` (text added to a string value) and ``ValueComplete`` events.
+    """
+
+    __slots__ = (
+        "_base",
+        "_carry",
+        "_controls",
+        "_events",
+        "_is_key",
+        "_junk_at",
+        "_keys",
+        "_lit",
+        "_lit_start",
+        "_lit_state",
+        "_parts",
+        "_result",
+        "_safe_end",
+        "_snap",
+        "_stack",
+        "_state",
+        "_tok_end",
+    )
+
+    def __init__(self) -> None:
+        self._state = _VALUE
+        self._stack: list[Any] = []  # open containers: dict or list, innermost last
+        self._keys: list[Any] = []  # the pending key of each open object (None for lists)
+        self._result: Any = None  # the top-level value, once DONE
+        self._parts: list[str] = []  # decoded text of the open string (or literal run)
+        self._carry = ""  # a held-back raw escape of the open string
+        self._is_key = False
+        self._lit: list[str] = []  # raw parts of the open literal run
+        self._lit_state = _VALUE  # the expect-state the open literal started in
+        # Absolute offsets, for repair_json's text: where the chunk starts, the end of the
+        # last complete token, the end of the open string's decided content, the start of
+        # the open literal, and the first junk character (-1: none).
+        self._base = 0
+        self._tok_end = 0
+        self._safe_end = 0
+        self._lit_start = 0
+        self._junk_at = -1
+        self._controls: list[tuple[int, int]] | None = None  # string spans with raw controls
+        self._events: list[PartialEvent] | None = None
+        self._snap: list[Any] = []  # [value] when cached
+
+    # --- reading -----------------------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        """A whole top-level JSON value has been read."""
+        return self._state == _DONE
+
+    @property
+    def value(self) -> Any:
+        """The value so far: equal to ``parse_partial_json(everything fed so far)``."""
+        snap = self._snap
+        if not snap:
+            snap.append(self._build_value())
+        return snap[0]
+
+    def _build_value(self) -> Any:
+        state = self._state
+        if state == _DONE:
+            return self._result
+        stack = self._stack
+        keys = self._keys
+        has_tail = False  # an entry to add to the innermost container
+        tail_key: Any = keys[-1] if keys else None
+        tail: Any = None
+        if state == _STRING:
+            parts = self._parts
+            text = "".join(parts)
+            if len(parts) > 1:
+                parts[:] = [text]  # join each piece once, however often we are read
+            has_tail = True
+            if self._is_key:
+                tail_key = text  # R2: a cut key gets a null value
+            else:
+                tail = text  # R1
+        elif state == _LITERAL:
+            lit = self._lit
+            run = "".join(lit)
+            if len(lit) > 1:
+                lit[:] = [run]
+            kind, number, _ = _classify(run)
+            if kind == _NOTHING:
+                state = self._lit_state
+            else:
+                has_tail = True
+                tail = number  # None for a half keyword (R3) or a bare '-'
+        if not has_tail:
+            if state == _VALUE:
+                if not stack:
+                    return {}  # R0
+                has_tail = type(stack[-1]) is dict  # R5 after ':'; R4 after ',' in a list
+            elif state == _COLON:
+                has_tail = True  # R2: a key without a value
+        if not stack:
+            return tail if has_tail else {}
+        # Copy the open spine, innermost first; finished children are shared.
+        node = stack[-1].copy()
+        if has_tail:
+            if type(node) is dict:
+                node[tail_key] = tail
+            else:
+                node.append(tail)
+        for i in range(len(stack) - 2, -1, -1):
+            parent = stack[i].copy()
+            if type(parent) is dict:
+                parent[keys[i]] = node
+            else:
+                parent.append(node)
+            node = parent
+        return node
+
+    def _path(self) -> tuple[PathKey, ...]:
+        return tuple(
+            key if type(frame) is dict else len(frame)
+            for frame, key in zip(self._stack, self._keys, strict=True)
+        )
+
+    # --- feeding -----------------------------------------------------------------------
+
+    def feed_events(self, chunk: str) -> list[PartialEvent]:
+        """Feed ``chunk`` and return the events it caused, in order."""
+        events: list[PartialEvent] = []
+        self._events = events
+        try:
+            self.feed(chunk)
+        finally:
+            self._events = None
+        return events
+
+    def feed(self, chunk: str) -> None:
+        """Feed the next piece of the document."""
+        if not chunk:
+            return
+        if self._snap:
+            self._snap.clear()
+        base = self._base
+        self._base = base + len(chunk)
+        if self._junk_at >= 0:
+            return
+        state = self._state
+        if self._carry:
+            # A held-back escape is at most 11 characters: re-reading it is O(1).
+            base -= len(self._carry)
+            chunk = self._carry + chunk
+            self._carry = ""
+        stack = self._stack
+        keys = self._keys
+        events = self._events
+        n = len(chunk)
+        pos = 0
+        junk = -1
+        value: Any = None
+
+        if state == _LITERAL:
+            e = _LIT.match(chunk).end()  # type: ignore[union-attr]
+            self._lit.append(chunk[:e])
+            if e == n:
+                return
+            pos = e
+            run = "".join(self._lit)
+            self._lit = []
+            kind, value, size = _classify(run)
+            state = self._lit_state
+            start = self._lit_start
+            if kind >= _HALF_KEYWORD:
+                junk = start
+            else:
+                self._tok_end = start + size
+                if kind == _HEAD:
+                    junk = start + size
+                state = -1  # a complete value is waiting: attached below
+
+        while True:
+            if state < 0:
+                # A complete value: attach it to its container, or it is the document.
+                state = _COMMA
+                if events is not None:
+                    events.append(ValueComplete(self._path(), value))
+                if not stack:
+                    self._result = value
+                    state = _DONE
+                else:
+                    top = stack[-1]
+                    if type(top) is dict:
+                        top[keys[-1]] = value
+                    else:
+                        top.append(value)
+            if junk >= 0 or pos >= n:
+                break
+            if state == _STRING:
+                e = _STR_BODY.match(chunk, pos).end()  # type: ignore[union-attr]
+                if e < n and chunk[e] == '"':
+                    if self._controls is not None and _CONTROL.search(chunk, pos, e):
+                        self._controls.append((base + pos, base + e))
+                    if "\\" in chunk[pos:e]:
+                        piece = scanstring(chunk, pos, False)[0]
+                    else:
+                        piece = chunk[pos:e]
+                    parts = self._parts
+                    if parts:
+                        parts.append(piece)
+                        text = "".join(parts)
+                        self._parts = []
+                    else:
+                        text = piece
+                    pos = e + 1
+                    self._tok_end = base + pos
+                    if self._is_key:
+                        keys[-1] = text
+                        state = _COLON
+                    else:
+                        if events is not None and piece:
+                            events.append(StringAppend(self._path(), piece))
+                        value = text
+                        state = -1
+                    continue
+                # The string is still open at the chunk's end, or an escape is bad.
+                stop = e
+                bad = e < n and _CUT_ESCAPE.fullmatch(chunk, e) is None
+                if stop - pos >= 6 and _HIGH_SURROGATE.match(chunk, stop - 6):
+                    j = stop - 7
+                    while j >= pos and chunk[j] == "\\":
+                        j -= 1
+                    if (stop - 7 - j) % 2 == 0:
+                        stop -= 6  # its low half may come next
+                if self._controls is not None and _CONTROL.search(chunk, pos, stop):
+                    self._controls.append((base + pos, base + stop))
+                if "\\" in chunk[pos:stop]:
+                    piece = scanstring(chunk[pos:stop] + '"', 0, False)[0]
+                else:
+                    piece = chunk[pos:stop]
+                if piece:
+                    self._parts.append(piece)
+                    if events is not None and not self._is_key:
+                        events.append(StringAppend(self._path(), piece))
+                self._safe_end = base + stop
+                if bad:
+                    junk = base + e
+                else:
+                    self._carry = chunk[stop:]
+                pos = n
+                break
+            c = chunk[pos]
+            if c in " \t\n\r":
+                pos = _WS.match(chunk, pos).end()  # type: ignore[union-attr]
+                continue
+            if state == _COMMA:
+                if c == ",":
+                    state = _KEY if type(stack[-1]) is dict else _VALUE
+                    pos += 1
+                    self._tok_end = base + pos
+                    continue
+                if c == ("}" if type(stack[-1]) is dict else "]"):
+                    pos += 1
+                    self._tok_end = base + pos
+                    value = stack.pop()
+                    keys.pop()
+                    state = -1
+                    continue
+                junk = base + pos
+            elif state == _KEY or state == _KEY_OR_END:
+                if c == '"':
+                    self._is_key = True
+                    state = _STRING
+                    pos += 1
+                    self._safe_end = base + pos
+                    continue
+                if c == "}" and state == _KEY_OR_END:
+                    pos += 1
+                    self._tok_end = base + pos
+                    value = stack.pop()
+                    keys.pop()
+                    state = -1
+                    continue
+                junk = base + pos
+            elif state == _COLON:
+                if c == ":":
+                    state = _VALUE
+                    pos += 1
+                    self._tok_end = base + pos
+                    continue
+                junk = base + pos
+            elif state == _VALUE or state == _VALUE_OR_END:
+                if c == '"':
+                    self._is_key = False
+                    state = _STRING
+                    pos += 1
+                    self._safe_end = base + pos
+                    continue
+                if c == "{":
+                    stack.append({})
+                    keys.append(None)
+                    state = _KEY_OR_END
+                    pos += 1
+                    self._tok_end = base + pos
+                    continue
+                if c == "[":
+                    stack.append([])
+                    keys.append(None)
+                    state = _VALUE_OR_END
+                    pos += 1
+                    self._tok_end = base + pos
+                    continue
+                if c in _LIT_START:
+                    e = _LIT.match(chunk, pos).end()  # type: ignore[union-attr]
+                    if e == n:
+                        self._lit = [chunk[pos:]]
+                        self._lit_state = state
+                        self._lit_start = base + pos
+                        state = _LITERAL
+                        pos = n
+                        break
+                    kind, value, size = _classify(chunk[pos:e])
+                    if kind >= _HALF_KEYWORD:
+                        junk = base + pos
+                        continue
+                    self._tok_end = base + pos + size
+                    if kind == _HEAD:
+                        junk = base + pos + size
+                    pos = e
+                    state = -1
+                    continue
+                if c == "]" and state == _VALUE_OR_END:
+                    pos += 1
+                    self._tok_end = base + pos
+                    value = stack.pop()
+                    keys.pop()
+                    state = -1
+                    continue
+                junk = base + pos
+            else:  # _DONE: only whitespace may follow the document
+                junk = base + pos
+
+        self._state = state
+        if junk >= 0:
+            self._junk_at = junk
+
+    # --- repair (one-shot text) ----------------------------------------------------------
+
+    def _repaired(self, text: str) -> str:
+        """The repaired JSON text, given the exact text that was fed."""
+        state = self._state
+        stack = self._stack
+        closers = "".join("}" if type(f) is dict else "]" for f in reversed(stack))
+        if state == _DONE:
+            out = text if self._junk_at < 0 else text[: self._tok_end]
+            return self._escape_controls(out)
+        if state == _STRING:
+            tail = '":null' if self._is_key else '"'
+            return self._escape_controls(text[: self._safe_end]) + tail + closers
+        ws_end = self._junk_at if self._junk_at >= 0 else len(text)
+        if state == _LITERAL:
+            kind, _, size = _classify("".join(self._lit))
+            start = self._lit_start
+            if kind == _HALF_KEYWORD:
+                return self._escape_controls(text[:start]) + "null" + closers  # R3
+            if kind != _NOTHING:
+                return self._escape_controls(text[: start + size]) + closers
+            state = self._lit_state  # junk where a value should be
+            ws_end = start
+        tok_end = self._tok_end
+        if state == _VALUE:
+            if not stack:
+                return "{}"  # R0
+            # R5 after ':' in an object; R4 (the dangling comma) in a list.
+            head = text[:ws_end] + "null" if type(stack[-1]) is dict else text[: tok_end - 1]
+        elif state == _KEY:
+            head = text[: tok_end - 1]  # R4
+        elif state == _COLON:
+            head = text[:tok_end] + ":null"  # R2
+        else:  # VALUE_OR_END, KEY_OR_END, COMMA
+            head = text[:tok_end]
+        return self._escape_controls(head) + closers
+
+    def _escape_controls(self, out: str) -> str:
+        spans = self._controls
+        if not spans:
+            return out
+        pieces: list[str] = []
+        prev = 0
+        for a, b in spans:
+            if a >= len(out):
+                break
+            b = min(b, len(out))
+            pieces.append(out[prev:a])
+            pieces.append(_CONTROL.sub(_escape_control, out[a:b]))
+            prev = b
+        pieces.append(out[prev:])
+        return "".join(pieces)
+
+
+def _escape_control(m: re.Match[str]) -> str:
+    return f"\\u{ord(m.group()):04x}"
