@@ -352,9 +352,7 @@ class JsonCallsParser(ToolParser):
                     return self._broken(buf, pos, out, junk_first=True)
                 return self._broken(buf, pos, out)
         if args.done and ipos < len(inner):
-            junk = inner[ipos:]
-            if junk.strip():
-                self._junk.append(junk)
+            self._junk.append(inner[ipos:])
             ipos = len(inner)
         self._inner_tail = inner[ipos:]
         if status == 0:
@@ -399,8 +397,7 @@ class JsonCallsParser(ToolParser):
             self._end_call(out, self._index, "{}")
         else:
             self._end_call(out, self._index, args.text(), self._cut)
-        if self._junk:
-            out.append(Text("".join(self._junk)))
+        self._release_junk(out)
         self._block_calls += 1
         self._raw.clear()
         self._reset_object()
@@ -421,12 +418,19 @@ class JsonCallsParser(ToolParser):
             self._degrade(out)
         else:
             self._end_open_call(out, "")
-            if junk_first and self._junk:
-                out.append(Text("".join(self._junk)))
+            if junk_first:
+                self._release_junk(out)
             self._release_raw(out)
         self._reset_object()
         self._mode = _TEXT
         return pos
+
+    def _release_junk(self, out: list[Event]) -> None:
+        """Text that followed the arguments object inside a string; blank text is dropped."""
+        junk = "".join(self._junk)
+        self._junk = []
+        if junk.strip():
+            out.append(Text(junk))
 
     def _end_open_call(self, out: list[Event], tail: str) -> None:
         args = self._args
@@ -469,6 +473,5 @@ class JsonCallsParser(ToolParser):
             self._end_call(out, self._index, self._args.text())
         else:
             self._end_open_call(out, "")
-        if self._junk:
-            out.append(Text("".join(self._junk)))
-        self._raw = []
+        self._release_junk(out)
+        self._raw.clear()

@@ -134,7 +134,7 @@ def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, in
     elif not final and end - pos >= 6 and _HIGH_SURROGATE_TAIL.fullmatch(buf, end - 6):
         # A high surrogate escape at the very end: its low half may be in the next chunk.
         # Only a real escape (an odd run of backslashes) counts.
-        run = end - 6 - len(buf[pos : end - 6].rstrip("\\"))
+        run = end - 6 - pos - len(buf[pos : end - 6].rstrip("\\"))
         if run % 2 == 0:
             end -= 6
     return (_decode_run(buf[pos:end]) if end > pos else ""), end, 0

@@ -274,9 +274,12 @@ class GemmaFourParser(ToolParser):
                 self._end(out, incomplete=True)
                 return pos + len(END)
             c = buf[pos]
-            if c == "<" and not final and (n - pos < len(END) or n - pos < len(QUOTE)):
-                if END.startswith(buf[pos:]) or QUOTE.startswith(buf[pos:]):
-                    return -(pos + 1)
+            if (
+                c == "<"
+                and not final
+                and (END.startswith(buf[pos:]) or QUOTE.startswith(buf[pos:]))
+            ):
+                return -(pos + 1)  # a marker cut at the end of the chunk
             if state == _KEY:
                 if c == "}":
                     pos += 1
