@@ -100,4 +100,13 @@ class StreamError:
     data: str = ""
 
 
-Event = Text | Reasoning | ToolCallStart | ToolCallArgs | ToolCallEnd | UsageEvent | Finish | StreamError
+Event = (
+    Text
+    | Reasoning
+    | ToolCallStart
+    | ToolCallArgs
+    | ToolCallEnd
+    | UsageEvent
+    | Finish
+    | StreamError
+)
