@@ -21,10 +21,10 @@ from streamcall.formats.registry import parse_tool_calls, tool_parser
 # --- generated documents ----------------------------------------------------------------
 
 keys = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True)
-plain_text = st.text(
-    alphabet=st.sampled_from(list("ab <>|{}[]\"':,\\\n_tolcaé中😀")), max_size=30
+plain_text = st.text(alphabet=st.sampled_from(list("ab <>|{}[]\"':,\\\n_tolcaé中😀")), max_size=30)
+floats = st.floats(allow_nan=False, allow_infinity=False).filter(
+    lambda f: "." in repr(f) and "e" not in repr(f)
 )
-floats = st.floats(allow_nan=False, allow_infinity=False).filter(lambda f: "." in repr(f) and "e" not in repr(f))
 scalars = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | floats | st.text(max_size=20)
 json_values = st.recursive(
     scalars,
@@ -157,18 +157,18 @@ CORPUS: dict[str, list[str]] = {
     ],
     "gemma4": [
         '<|tool_call>call:get_weather{location:<|"|>Paris<|"|>,unit:<|"|>celsius<|"|>}<tool_call|>',
-        '<|tool_call>call:f{i:42,f:3.14,t:true,n:None,N:NULL,x:nil,s:hello world,neg:-7}<tool_call|>',
+        "<|tool_call>call:f{i:42,f:3.14,t:true,n:None,N:NULL,x:nil,s:hello world,neg:-7}<tool_call|>",
         '<|tool_call>call:f{o:{a:1,b:[1,2,{c:<|"|>d<|"|>}]},e:[],eo:{},}<tool_call|>',
         '<|tool_call>call:f{html:<|"|><p>a}b<tool_call|>c</p><|"|>}<tool_call|> after',
-        '<|tool_call>call:a{}<tool_call|><|tool_call>call:b{k:1}<tool_call|>',
-        '<|tool_call>call:f{a:1',
+        "<|tool_call>call:a{}<tool_call|><|tool_call>call:b{k:1}<tool_call|>",
+        "<|tool_call>call:f{a:1",
         '<|tool_call>call:f{a:<|"|>open string',
-        '<|tool_call>call:f{a:1<tool_call|>text',
+        "<|tool_call>call:f{a:1<tool_call|>text",
         "<|tool_call>garbage that is not a header",
-        '<|tool_call>call:f{:1}<tool_call|>',
+        "<|tool_call>call:f{:1}<tool_call|>",
         '<|tool_call>call:f{<|"|>quoted key<|"|>:1}<tool_call|>',
-        '<|tool_call>call:f{a:,b:1}<tool_call|>',
-        '<|tool_call>call:f{a:1}junk after',
+        "<|tool_call>call:f{a:,b:1}<tool_call|>",
+        "<|tool_call>call:f{a:1}junk after",
         "plain < text <| with <|tool and no call",
     ],
 }

@@ -61,6 +61,15 @@ class ToolParser:
         self._end_of_stream(rest, out)
         return out
 
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        """Model text for these calls, written the way the model writes them.
+
+        Used by the round-trip property tests and by the benchmarks, so that every format
+        is exercised through its own wire syntax.
+        """
+        raise NotImplementedError(f"{cls.__name__} has no renderer")
+
     # -- for subclasses ------------------------------------------------------------------
 
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:

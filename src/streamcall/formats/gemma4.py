@@ -36,6 +36,7 @@ the same way and releases the rest as text; a header that never completes is tex
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
@@ -61,6 +62,21 @@ _MAX_KEY = 1024
 _TEXT, _HEADER_MODE, _ARGS, _CLOSE = 0, 1, 2, 3
 # argument sub-states
 _KEY, _VALUE, _AFTER, _STRING, _SCALAR, _QKEY = 0, 1, 2, 3, 4, 5
+
+
+def gemma_value(value: Any) -> str:
+    """Render a JSON value in Gemma 4 syntax (bare keys, ``<|"|>`` strings)."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return QUOTE + value + QUOTE
+    if isinstance(value, list):
+        return "[" + ",".join(gemma_value(v) for v in value) + "]"
+    return "{" + ",".join(f"{k}:{gemma_value(v)}" for k, v in value.items()) + "}"
 
 
 def gemma_scalar(text: str) -> str:
@@ -98,6 +114,10 @@ class GemmaFourParser(ToolParser):
         self._mode = _TEXT
         self._raw: list[str] = []
         self._new_call()
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        return "".join(f"{START}call:{n}{gemma_value(a)}{END}" for n, a in calls)
 
     def _new_call(self) -> None:
         self._index = -1

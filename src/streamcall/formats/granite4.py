@@ -22,6 +22,9 @@ text whole. Older Granite ids (3.x) use the ``granite`` format, not this one.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from streamcall.formats._jsoncalls import JsonCallsParser
 
 
@@ -30,6 +33,14 @@ class GraniteFourParser(JsonCallsParser):
     family = "IBM Granite 4.0"
     START = ("<tool_call>",)
     END = "</tool_call>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        """Granite 4 writes both forms; the escaped-string one is the harder, so use it."""
+        return "".join(
+            f"<tool_call> {json.dumps({'name': n, 'arguments': json.dumps(a)})} </tool_call>"
+            for n, a in calls
+        )
 
 
 FORMATS = (GraniteFourParser,)

@@ -17,6 +17,9 @@ call with no ``arguments`` gets ``{}`` (vLLM #28806 dropped them). Holds back a 
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from streamcall.formats._jsoncalls import JsonCallsParser
 
 
@@ -25,6 +28,13 @@ class HermesParser(JsonCallsParser):
     family = "Hermes 2 Pro/3, Qwen2.5, QwQ-32B"
     START = ("<tool_call>",)
     END = "</tool_call>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        return "".join(
+            f"<tool_call>\n{json.dumps({'name': n, 'arguments': a}, ensure_ascii=False)}\n</tool_call>"
+            for n, a in calls
+        )
 
 
 FORMATS = (HermesParser,)
