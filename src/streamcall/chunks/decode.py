@@ -607,14 +607,14 @@ def _fragment(call: _Call, position: int, where: str, fix: bool) -> ToolCallFrag
 # once in this shape, one choice, a delta with an optional role and a string content, and
 # a string or null finish_reason. Anything else falls back to the full path.
 
-_STR = r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
-_SIMPLE = rf"(?:{_STR}|-?(?:0|[1-9][0-9]{{0,15}})|null|true|false)"
+_CHARS = r'[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+'
+_SIMPLE = rf'(?:"{_CHARS}"|-?(?:0|[1-9][0-9]{{0,15}})|null|true|false)'
 _META = r'"(?:id|object|created|model|system_fingerprint|service_tier|provider)"'
 _FAST = re.compile(
-    rf"""\{{(?:{_META}: ?{_SIMPLE}, ?)*"choices": ?\[\{{"index": ?(0|[1-9][0-9]{{0,8}}), ?"""
-    rf""""delta": ?\{{(?:"role": ?"(assistant)", ?)?"content": ?"((?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{{4}}))*)"\}}"""
-    rf"""(?:, ?"logprobs": ?null)?(?:, ?"finish_reason": ?(?:null|"([a-z_]*)"))?\}}\]"""
-    rf"""(?:, ?{_META}: ?{_SIMPLE})*\}}""",
+    rf'\{{(?:{_META}: ?{_SIMPLE}, ?)*+"choices": ?\[\{{"index": ?(0|[1-9][0-9]{{0,8}}), ?'
+    rf'"delta": ?\{{(?:"role": ?"(assistant)", ?)?+"content": ?"({_CHARS})"\}}'
+    rf'(?:, ?"logprobs": ?null)?+(?:, ?"finish_reason": ?(?:null|"([a-z_]*+)"))?+\}}\]'
+    rf"(?:, ?{_META}: ?{_SIMPLE})*+\}}",
 )
 _fast_match = _FAST.fullmatch
 
