@@ -29,6 +29,8 @@ class ToolParser:
     names: ClassVar[tuple[str, ...]] = ()
     #: a line for ``streamcall formats``: the model family
     family: ClassVar[str] = ""
+    #: where this parser differs from vLLM's parser of the same name on purpose, and why
+    vllm_differences: ClassVar[str] = ""
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         self.tools = tools or []

@@ -107,6 +107,12 @@ def gemma_scalar(text: str) -> str:
 class GemmaFourParser(ToolParser):
     names = ("gemma4",)
     family = "Google Gemma 4"
+    vllm_differences = (
+        "Streams the arguments as JSON deltas while they are written (vLLM re-parses the "
+        "whole argument string each delta; the Rust crate emits them only at the end); "
+        "holds bare scalars until their terminator so split booleans and numbers are never "
+        "emitted early (vLLM #39114, #38946)."
+    )
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)

@@ -31,6 +31,11 @@ from streamcall.formats._jsoncalls import JsonCallsParser
 class GraniteFourParser(JsonCallsParser):
     names = ("granite4",)
     family = "IBM Granite 4.0"
+    vllm_differences = (
+        "Streams both argument forms as deltas (vLLM emits the whole call at </tool_call>); "
+        "decodes string arguments incrementally instead of double-encoding them "
+        "(vLLM #54964, #35421)."
+    )
     START = ("<tool_call>",)
     END = "</tool_call>"
 
