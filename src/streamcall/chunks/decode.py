@@ -604,7 +604,7 @@ def _fragment(call: _Call, position: int, where: str, fix: bool) -> ToolCallFrag
 #
 # It accepts only text that the full path accepts, with the same result: compact JSON (an
 # optional single space after ":" and ","), known metadata keys spelt exactly, each at most
-# once in this shape, one choice, a delta with an optional role and a string content, and
+# once in this shape (a repeated ignored key or ``"usage":null`` changes nothing), one choice, a delta with an optional role and a string content, and
 # a string or null finish_reason. Anything else falls back to the full path.
 
 _CHARS = r'[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+'
@@ -614,7 +614,7 @@ _FAST = re.compile(
     rf'\{{(?:{_META}: ?{_SIMPLE}, ?)*+"choices": ?\[\{{"index": ?(0|[1-9][0-9]{{0,8}}), ?'
     rf'"delta": ?\{{(?:"role": ?"(assistant)", ?)?+"content": ?"({_CHARS})"\}}'
     rf'(?:, ?"logprobs": ?null)?+(?:, ?"finish_reason": ?(?:null|"([a-z_]*+)"))?+\}}\]'
-    rf"(?:, ?{_META}: ?{_SIMPLE})*+\}}",
+    rf'(?:, ?(?:{_META}: ?{_SIMPLE}|"usage": ?null))*+\}}',
 )
 _fast_match = _FAST.fullmatch
 
