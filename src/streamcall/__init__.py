@@ -24,6 +24,16 @@ from streamcall.events import (
 )
 
 # --- model-text layer: tool-call formats --------------------------------------------------
+# isort: split
+from streamcall.formats.registry import (
+    Parsed,
+    ToolCall,
+    ToolParser,
+    format_for_model,
+    formats,
+    parse_tool_calls,
+    tool_parser,
+)
 
 # --- reasoning ----------------------------------------------------------------------------
 
@@ -63,6 +73,7 @@ __all__ = [
     "Finish",
     "Message",
     "MessageToolCall",
+    "Parsed",
     "PartialJSON",
     "Reasoning",
     "SSEDecoder",
@@ -71,15 +82,21 @@ __all__ = [
     "StreamError",
     "StringAppend",
     "Text",
+    "ToolCall",
     "ToolCallArgs",
     "ToolCallEnd",
     "ToolCallFragment",
     "ToolCallStart",
+    "ToolParser",
     "Usage",
     "UsageEvent",
     "ValueComplete",
     "call_view",
     "decode_chunk",
+    "format_for_model",
+    "formats",
     "parse_partial_json",
+    "parse_tool_calls",
     "repair_json",
+    "tool_parser",
 ]
