@@ -200,7 +200,10 @@ class PartialJSON:
                 parts[:] = [text]  # join each piece once, however often we are read
             has_tail = True
             if self._is_key:
-                tail_key = text  # R2: a cut key gets a null value
+                # R2: a cut key gets a null value, unless it equals a key already there: a
+                # prefix of a longer key must not overwrite a complete entry.
+                tail_key = text
+                has_tail = text not in stack[-1]
             else:
                 tail = text  # R1
         elif state == _LITERAL:
@@ -476,6 +479,8 @@ class PartialJSON:
             out = text if self._junk_at < 0 else text[: self._tok_end]
             return self._escape_controls(out)
         if state == _STRING:
+            if self._is_key and "".join(self._parts) in stack[-1]:
+                return self._escape_controls(text[: self._tok_end - 1]) + closers  # see R2
             tail = '":null' if self._is_key else '"'
             return self._escape_controls(text[: self._safe_end]) + tail + closers
         ws_end = self._junk_at if self._junk_at >= 0 else len(text)
