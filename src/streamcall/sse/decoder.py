@@ -76,7 +76,12 @@ class SSEDecoder:
     def feed(self, data: bytes) -> list[SSEEvent]:
         """Decode ``data`` and return every event whose blank line it completes."""
         text = self._utf8.decode(data)
-        return self._feed_text(text) if text else []
+        if not text:
+            return []
+        if not self._after_cr and "\n" not in text and "\r" not in text:
+            self._line.append(text)  # the common 64-byte piece: no line ends here
+            return []
+        return self._feed_text(text)
 
     def close(self) -> list[SSEEvent]:
         """End of stream. An event without its closing blank line is discarded."""
@@ -124,11 +129,8 @@ class SSEDecoder:
                 append(line[6:] if line.startswith(" ", 5) else line[5:])
             elif not line:
                 if data:
-                    out.append(
-                        _new_event(
-                            SSEEvent, (self._type or "message", "\n".join(data), self._last_id)
-                        )
-                    )
+                    text = data[0] if len(data) == 1 else "\n".join(data)
+                    out.append(_new_event(SSEEvent, (self._type or "message", text, self._last_id)))
                     data.clear()
                 self._type = ""
             elif line[0] != ":":
