@@ -185,3 +185,43 @@ def test_string_appends_join_to_the_completed_string() -> None:
                 e.text for e in events if isinstance(e, StringAppend) and e.path == (index,)
             )
             assert text == expected
+
+
+# --- live mode: no copies, the parser's own containers ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        *REAL_DOCS,
+        '{"a": 1, "b": 2, "a": [3, {"a": "x"}], "ab": {"a": 1, "a": "y"}}',
+        '[[1, [2, [3, "four"]]], {"k": [{"k": {"k": null}}]}]',
+    ],
+)
+@pytest.mark.parametrize("size", [1, 3, 7])
+def test_live_value_equals_one_shot_when_read(doc: str, size: int) -> None:
+    pj = PartialJSON(live=True)
+    fed = ""
+    for chunk in chunks_of(doc, size):
+        pj.feed(chunk)
+        fed += chunk
+        assert pj.value == parse_partial_json(fed)
+    assert pj.value == json.loads(doc)
+
+
+def test_live_value_is_one_object_updated_in_place() -> None:
+    pj = PartialJSON(live=True)
+    pj.feed('{"a": [1')
+    first = pj.value
+    pj.feed(', 2], "b": "c')
+    second = pj.value
+    assert first is second
+    assert second == {"a": [1, 2], "b": "c"}
+
+
+def test_live_mode_matches_after_junk() -> None:
+    pj = PartialJSON(live=True)
+    pj.feed('{"a": [1, "x" y')
+    assert pj.value == {"a": [1, "x"]}
+    pj.feed("more")
+    assert pj.value == {"a": [1, "x"]}

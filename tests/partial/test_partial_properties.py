@@ -167,3 +167,14 @@ def test_call_view_args_are_prefix_stable(doc: str) -> None:
 def test_call_view_real_documents_prefix_stable() -> None:
     for doc in REAL_DOCS:
         check_view_prefixes(doc)
+
+
+@given(documents(), st.lists(st.integers(min_value=0, max_value=400), max_size=12))
+def test_live_mode_any_chunking(doc: str, cuts: list[int]) -> None:
+    bounds = sorted({c for c in cuts if 0 < c < len(doc)})
+    pj = PartialJSON(live=True)
+    start = 0
+    for end in [*bounds, len(doc)]:
+        pj.feed(doc[start:end])
+        start = end
+        assert pj.value == parse_partial_json(doc[:end])

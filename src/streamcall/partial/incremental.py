@@ -125,6 +125,11 @@ class PartialJSON:
     O(len(chunk)) amortised, and ``value`` copies only the containers still open.
     ``feed_events`` is the same as ``feed`` but also returns what happened, as
     ``StringAppend`` (text added to a string value) and ``ValueComplete`` events.
+
+    With ``live=True``, ``value`` does not copy at all: it returns the parser's own
+    containers, with the unfinished tail put in place, and the next ``feed`` changes them in
+    place. Reading is then O(depth) instead of O(size of the open containers); use it when
+    each value is consumed (rendered) before the next feed, and never kept.
     """
 
     __slots__ = (
@@ -132,12 +137,14 @@ class PartialJSON:
         "_carry",
         "_controls",
         "_events",
+        "_installed",
         "_is_key",
         "_junk_at",
         "_keys",
         "_lit",
         "_lit_start",
         "_lit_state",
+        "_live",
         "_parts",
         "_result",
         "_safe_end",
@@ -147,7 +154,11 @@ class PartialJSON:
         "_tok_end",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, *, live: bool = False) -> None:
+        self._live = live
+        # live mode: what value() put into the open containers, taken out at the next feed,
+        # as (container, key, previous value or _ABSENT); key is None for a list.
+        self._installed: list[tuple[Any, Any, Any]] = []
         self._state = _VALUE
         self._stack: list[Any] = []  # open containers: dict or list, innermost last
         self._keys: list[Any] = []  # the pending key of each open object (None for lists)
@@ -226,6 +237,13 @@ class PartialJSON:
                 has_tail = True  # R2: a key without a value
         if not stack:
             return tail if has_tail else {}
+        if self._live:
+            installed = self._installed
+            for i in range(len(stack) - 1):
+                installed.append(_install(stack[i], keys[i], stack[i + 1]))
+            if has_tail:
+                installed.append(_install(stack[-1], tail_key, tail))
+            return stack[0]
         # Copy the open spine, innermost first; finished children are shared.
         node = stack[-1].copy()
         if has_tail:
@@ -266,6 +284,8 @@ class PartialJSON:
             return
         if self._snap:
             self._snap.clear()
+        if self._installed:
+            _uninstall(self._installed)
         base = self._base
         self._base = base + len(chunk)
         if self._junk_at >= 0:
@@ -522,6 +542,29 @@ class PartialJSON:
             prev = b
         pieces.append(out[prev:])
         return "".join(pieces)
+
+
+_ABSENT: Final = object()
+
+
+def _install(container: Any, key: Any, value: Any) -> tuple[Any, Any, Any]:
+    if type(container) is list:
+        container.append(value)
+        return container, None, _ABSENT
+    previous = container.get(key, _ABSENT)
+    container[key] = value
+    return container, key, previous
+
+
+def _uninstall(installed: list[tuple[Any, Any, Any]]) -> None:
+    for container, key, previous in reversed(installed):
+        if type(container) is list:
+            container.pop()
+        elif previous is _ABSENT:
+            del container[key]
+        else:
+            container[key] = previous  # a duplicate key: its old value, in its old place
+    installed.clear()
 
 
 def _escape_control(m: re.Match[str]) -> str:
