@@ -13,6 +13,7 @@ and asserts that every run coalesces to the same result.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -105,13 +106,13 @@ def coalesce(events: Iterable[Event]) -> list[Item]:
                 ) from None
             if not isinstance(value, dict):
                 raise InvariantError(f"call {ev.index}: arguments are not an object")
-            finished[ev.index] = Call(
-                ev.index, start.id, start.name, ev.arguments, ev.incomplete
-            )
+            finished[ev.index] = Call(ev.index, start.id, start.name, ev.arguments, ev.incomplete)
     if open_calls:
         raise InvariantError(f"calls never ended: {sorted(open_calls)}")
     return [
-        ("call", finished[item[1].index]) if item[0] == "call" and isinstance(item[1], Call) else item
+        ("call", finished[item[1].index])
+        if item[0] == "call" and isinstance(item[1], Call)
+        else item
         for item in items
     ]
 
@@ -133,7 +134,7 @@ def chunk_at(text: str, cuts: Iterable[int]) -> list[str]:
     """Cut ``text`` at the given offsets (any order, duplicates and out-of-range ignored)."""
     points = sorted({c for c in cuts if 0 < c < len(text)})
     bounds = [0, *points, len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 def check_chunkings(

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import check_format, summary
 
 from streamcall.formats.registry import formats, parser_class
+from support import check_format, summary
 
 RENDERABLE = []
 for _name in formats():

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from support import check_format, summary
 
 from streamcall import ToolCallArgs, ToolCallEnd, ToolCallStart, testing
 from streamcall.formats.registry import parse_tool_calls, tool_parser
+from support import check_format, summary
 
 # --- generated documents ----------------------------------------------------------------
 
@@ -86,10 +86,12 @@ segments = st.lists(
 def test_rendered_calls_parse_back_in_any_chunking(
     fmt: str, data: st.DataObject, parts: list[Any]
 ) -> None:
-    text_parts, expected_calls, doc = [], [], []
+    # Text between calls, grouped; whitespace alone after a call is markup and dropped.
+    groups: list[str] = [""]
+    expected_calls, doc = [], []
     for text, call in parts:
         assume("<tool_call>" not in text and "<|tool_call>" not in text)
-        text_parts.append(text)
+        groups[-1] += text
         doc.append(text)
         if call is not None:
             name, args, style = call
@@ -97,10 +99,11 @@ def test_rendered_calls_parse_back_in_any_chunking(
                 assume(all('<|"|>' not in s for s in _strings(args)))
             doc.append(render(fmt, name, args, style))
             expected_calls.append((name, args))
+            groups.append("")
     source = "".join(doc)
     items = check_format(fmt, source, data)
     text, calls = summary(items)
-    assert text == "".join(text_parts)
+    assert text == groups[0] + "".join(g for g in groups[1:] if g.strip())
     assert [n for n, _ in calls] == [n for n, _ in expected_calls]
     for (_, got), (_, want) in zip(calls, expected_calls, strict=True):
         assert same_value(got, want), (got, want)

@@ -13,6 +13,8 @@ the last one stopped, and they write events into the list they are given.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
@@ -20,6 +22,7 @@ from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallSt
 __all__ = ["ToolParser", "Tools", "schema_types"]
 
 Tools = list[dict[str, Any]]
+_WS = re.compile(r"[ \t\r\n]*")
 
 
 class ToolParser:
@@ -38,6 +41,7 @@ class ToolParser:
         self._tail = ""
         self._calls = 0
         self._finished = False
+        self._gap: list[str] | None = None
 
     # -- the public face -----------------------------------------------------------------
 
@@ -81,6 +85,35 @@ class ToolParser:
         """Called by ``finish`` with whatever ``_step`` left; the default releases it."""
         if rest:
             out.append(Text(rest))
+
+    def _block_ended(self) -> None:
+        """A block of calls closed: whitespace that follows is held as a possible gap."""
+        self._gap = []
+
+    def _skip_gap(
+        self, buf: str, pos: int, out: list[Event], starts: Sequence[str], final: bool
+    ) -> int:
+        """Whitespace between two blocks of calls (or after the last) is markup, not text.
+
+        Called in text mode while a gap is open: the whitespace is swallowed if another
+        block follows, released as text if other text follows, and dropped at the end of
+        the stream. Returns the position of the first character after the whitespace.
+        """
+        gap = self._gap
+        assert gap is not None
+        end = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if end > pos:
+            gap.append(buf[pos:end])
+        if end == len(buf):
+            return end
+        rest = buf[end:]
+        if buf.startswith(tuple(starts), end):
+            self._gap = None
+        elif final or not any(m.startswith(rest) for m in starts):
+            if gap:
+                out.append(Text("".join(gap)))
+            self._gap = None
+        return end
 
     def _start_call(self, out: list[Event], name: str, call_id: str | None = None) -> int:
         index = self._calls

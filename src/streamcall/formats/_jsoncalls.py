@@ -98,6 +98,10 @@ class JsonCallsParser(ToolParser):
         while pos < n:
             mode = self._mode
             if mode == _TEXT:
+                if self._gap is not None:
+                    pos = self._skip_gap(buf, pos, out, self.START, final)
+                    if pos == n:
+                        return pos
                 end, resume, marker = (
                     self._start_finder.find_final(buf, pos)
                     if final
@@ -150,6 +154,7 @@ class JsonCallsParser(ToolParser):
             if self._block_calls and end_marker is None:
                 self._raw = []
                 self._mode = _TEXT
+                self._block_ended()
             return pos + 1
         if self._block_calls and c in self.SEPARATORS:
             self._raw.append(c)
@@ -159,6 +164,8 @@ class JsonCallsParser(ToolParser):
                 if self._block_calls == 0:
                     self._raw.append(end_marker)
                     self._degrade(out)
+                else:
+                    self._block_ended()
                 self._raw = []
                 self._mode = _TEXT
                 return pos + len(end_marker)

@@ -196,6 +196,10 @@ class GemmaFourParser(ToolParser):
         while pos < n:
             mode = self._mode
             if mode == _TEXT:
+                if self._gap is not None:
+                    pos = self._skip_gap(buf, pos, out, (START,), final)
+                    if pos == n:
+                        return pos
                 find = self._start.find_final if final else self._start.find
                 end, resume, marker = find(buf, pos)
                 if end > pos:
@@ -235,6 +239,7 @@ class GemmaFourParser(ToolParser):
                 if buf.startswith(END, ws):
                     self._raw = []
                     self._mode = _TEXT
+                    self._block_ended()
                     pos = ws + len(END)
                 elif not final and END.startswith(buf[ws:]):
                     self._raw.append(buf[pos:ws])
