@@ -61,6 +61,7 @@ from streamcall.chunks import (
     decode_chunk,
 )
 from streamcall.sse import SSEDecoder, SSEEncoder, SSEEvent
+from streamcall.stream import StreamParser
 
 __version__ = "0.1.0"
 
@@ -80,6 +81,7 @@ __all__ = [
     "SSEEncoder",
     "SSEEvent",
     "StreamError",
+    "StreamParser",
     "StringAppend",
     "Text",
     "ToolCall",
