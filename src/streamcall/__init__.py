@@ -36,6 +36,14 @@ from streamcall.formats.registry import (
 )
 
 # --- reasoning ----------------------------------------------------------------------------
+# isort: split
+from streamcall.output import OutputParser, output_parser, parse_output
+from streamcall.reasoning import (
+    ReasoningParser,
+    reasoning_format_for_model,
+    reasoning_formats,
+    reasoning_parser,
+)
 
 # --- syntax layer: partial JSON, and the UI layer -----------------------------------------
 # isort: split
@@ -74,9 +82,11 @@ __all__ = [
     "Finish",
     "Message",
     "MessageToolCall",
+    "OutputParser",
     "Parsed",
     "PartialJSON",
     "Reasoning",
+    "ReasoningParser",
     "SSEDecoder",
     "SSEEncoder",
     "SSEEvent",
@@ -97,8 +107,13 @@ __all__ = [
     "decode_chunk",
     "format_for_model",
     "formats",
+    "output_parser",
+    "parse_output",
     "parse_partial_json",
     "parse_tool_calls",
+    "reasoning_format_for_model",
+    "reasoning_formats",
+    "reasoning_parser",
     "repair_json",
     "tool_parser",
 ]

@@ -1,0 +1,116 @@
+"""Reasoning parsers: model text to ``Reasoning`` and ``Text`` events, for every format.
+
+``reasoning_parser(name, prompt_opened=None)`` makes a fresh parser; ``prompt_opened``
+says whether the prompt already opened reasoning (None: the format's usual template).
+``reasoning_format_for_model`` routes a model id, the same way ``format_for_model`` does
+for tool calls: the first pattern that is a case-insensitive substring wins, so order
+matters (``deepseek-r1`` before ``deepseek``, ``granite-3`` thinking before Granite 4,
+which has no reasoning parser).
+"""
+
+from __future__ import annotations
+
+from streamcall.reasoning._engine import (
+    MarkerReasoningParser,
+    ReasoningParser,
+    ReasoningSpec,
+)
+from streamcall.reasoning.special import (
+    AppendThinkParser,
+    HarmonyReasoningParser,
+    IdentityParser,
+)
+from streamcall.reasoning.specs import SPECS
+
+__all__ = [
+    "REASONING_ROUTES",
+    "ReasoningParser",
+    "ReasoningSpec",
+    "reasoning_format_for_model",
+    "reasoning_formats",
+    "reasoning_parser",
+    "reasoning_spec",
+]
+
+_SPECS: dict[str, ReasoningSpec] = {spec.name: spec for spec in SPECS}
+_SPECIAL = ("identity", "minimax_m2_append_think", "openai_gptoss")
+
+# (substring, reasoning format), in priority order.
+REASONING_ROUTES: tuple[tuple[str, str], ...] = (
+    ("gpt-oss", "openai_gptoss"),
+    ("gpt_oss", "openai_gptoss"),
+    ("deepseek-r1", "deepseek_r1"),
+    ("deepseek-v4.1", "deepseek_v41"),
+    ("deepseek-v4", "deepseek_v4"),
+    ("deepseek_v4", "deepseek_v4"),
+    ("deepseek-v3", "deepseek_v3"),
+    ("qwq", "deepseek_r1"),
+    ("qwen3-coder", "identity"),  # the coder models do not think
+    ("qwen3", "qwen3"),
+    ("qwen2.5", "identity"),
+    ("mimo", "mimo"),
+    ("magistral", "mistral"),
+    ("granite-3.2", "granite"),
+    ("granite-3.3", "granite"),
+    ("gemma-4", "gemma4"),
+    ("gemma4", "gemma4"),
+    ("seed-oss", "seed_oss"),
+    ("seedoss", "seed_oss"),
+    ("command-a-reasoning", "cohere_command3"),
+    ("ernie-4.5", "ernie45"),
+    ("hunyuan-a13b", "hunyuan_a13b"),
+    ("hy3", "hy_v3"),
+    ("hy_v3", "hy_v3"),
+    ("kimi-k2", "kimi_k2"),
+    ("minimax-m2", "minimax_m2"),
+    ("glm-4.5", "glm45"),
+    ("glm-4.6", "glm45"),
+    ("glm-4.7", "glm45"),
+    ("glm-5", "glm45"),
+    ("holo2", "holo2"),
+    ("olmo-3", "olmo3"),
+    ("step-3.5", "step3p5"),
+    ("step3p5", "step3p5"),
+    ("step-3", "step3"),
+    ("step3", "step3"),
+    ("nemotron", "nemotron_v3"),
+    ("poolside", "poolside_v1"),
+)
+
+
+def reasoning_formats() -> list[str]:
+    """The registered reasoning format names, sorted."""
+    return sorted([*_SPECS, *_SPECIAL])
+
+
+def reasoning_spec(name: str) -> ReasoningSpec | None:
+    """The marker table row of a format (None for the special ones)."""
+    return _SPECS.get(name)
+
+
+def reasoning_format_for_model(model_id: str) -> str | None:
+    """Route a model id to a reasoning format (ordered, case-insensitive substrings)."""
+    lowered = model_id.lower()
+    for pattern, name in REASONING_ROUTES:
+        if pattern in lowered:
+            return name
+    return None
+
+
+def reasoning_parser(name: str, *, prompt_opened: bool | None = None) -> ReasoningParser:
+    """A fresh streaming reasoning parser.
+
+    ``prompt_opened`` states whether the prompt already opened reasoning (the template
+    pre-filled ``<think>``); None takes the format's default.
+    """
+    spec = _SPECS.get(name)
+    if spec is not None:
+        return MarkerReasoningParser(spec, prompt_opened=prompt_opened)
+    if name == "identity":
+        return IdentityParser(name)
+    if name == "minimax_m2_append_think":
+        return AppendThinkParser(name, prompt_opened=prompt_opened)
+    if name == "openai_gptoss":
+        return HarmonyReasoningParser(name, prompt_opened=prompt_opened)
+    known = ", ".join(reasoning_formats())
+    raise ValueError(f"unknown reasoning format {name!r}; known formats: {known}")

@@ -1,0 +1,134 @@
+"""The combined output parser: reasoning first, then tool calls, in one ``feed``.
+
+Pipeline::
+
+    model text ─► reasoning parser ─► Reasoning ───────────────────────────► events
+                                  └─► Text ─► tool-call parser ─► Text, ToolCall* ─►
+
+The reasoning parser's ``Text`` is what the tool parser reads; ``Reasoning`` passes
+straight through. A tool marker that ends reasoning implicitly (Qwen3's ``<tool_call>``,
+Kimi K2's ``<|tool_calls_section_begin|>``) leaves the reasoning parser as ``Text``, so the
+tool parser sees the whole call, marker included. Either stage may be absent.
+
+Both formats are routed from the model id when one is given; an explicit
+``tool_format``/``reasoning_format`` wins, and ``"none"`` switches a stage off. Each stage
+holds back only its own bounded tail, so the pair is linear and chunking-invariant
+whenever each stage is.
+"""
+
+from __future__ import annotations
+
+from streamcall.events import Event, Text
+from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.registry import Parsed, collect, format_for_model, tool_parser
+from streamcall.reasoning import (
+    ReasoningParser,
+    reasoning_format_for_model,
+    reasoning_parser,
+)
+
+__all__ = ["OutputParser", "output_parser", "parse_output"]
+
+
+class OutputParser:
+    """Reasoning and tool-call parsing combined; ``feed`` text in, events out."""
+
+    __slots__ = ("reasoning", "tools")
+
+    def __init__(self, reasoning: ReasoningParser | None, tools: ToolParser | None) -> None:
+        self.reasoning = reasoning
+        self.tools = tools
+
+    @property
+    def reasoning_format(self) -> str | None:
+        return self.reasoning.name if self.reasoning is not None else None
+
+    @property
+    def tool_format(self) -> str | None:
+        return self.tools.names[0] if self.tools is not None and self.tools.names else None
+
+    def feed(self, text: str) -> list[Event]:
+        """Consume a chunk of model text; return the events it decides."""
+        if self.reasoning is None:
+            return self.tools.feed(text) if self.tools is not None else _text(text)
+        return self._route(self.reasoning.feed(text), [])
+
+    def finish(self) -> list[Event]:
+        """End of stream: flush both stages, reasoning first."""
+        out: list[Event] = []
+        if self.reasoning is not None:
+            self._route(self.reasoning.finish(), out)
+        if self.tools is not None:
+            out.extend(self.tools.finish())
+        return out
+
+    def _route(self, events: list[Event], out: list[Event]) -> list[Event]:
+        tools = self.tools
+        if tools is None:
+            out.extend(events)
+            return out
+        for ev in events:
+            if isinstance(ev, Text):
+                out.extend(tools.feed(ev.text))
+            else:
+                out.append(ev)
+        return out
+
+
+def _text(text: str) -> list[Event]:
+    return [Text(text)] if text else []
+
+
+def output_parser(
+    model: str | None = None,
+    *,
+    tools: Tools | None = None,
+    tool_format: str | None = None,
+    reasoning_format: str | None = None,
+    prompt_opened: bool | None = None,
+    id_prefix: str = "call_",
+) -> OutputParser:
+    """A fresh combined parser.
+
+    ``model`` routes both formats (``format_for_model``, ``reasoning_format_for_model``);
+    explicit ``tool_format``/``reasoning_format`` win, and ``"none"`` turns a stage off.
+    ``prompt_opened`` states whether the prompt already opened reasoning (None: the
+    reasoning format's default). ``tools`` is the OpenAI tools list.
+    """
+    if tool_format is None and model is not None:
+        tool_format = format_for_model(model)
+    if reasoning_format is None and model is not None:
+        reasoning_format = reasoning_format_for_model(model)
+    rp = (
+        reasoning_parser(reasoning_format, prompt_opened=prompt_opened)
+        if reasoning_format is not None and reasoning_format != "none"
+        else None
+    )
+    tp = (
+        tool_parser(tool_format, tools=tools, id_prefix=id_prefix)
+        if tool_format is not None and tool_format != "none"
+        else None
+    )
+    return OutputParser(rp, tp)
+
+
+def parse_output(
+    text: str,
+    model: str | None = None,
+    *,
+    tools: Tools | None = None,
+    tool_format: str | None = None,
+    reasoning_format: str | None = None,
+    prompt_opened: bool | None = None,
+) -> Parsed:
+    """One-shot: ``output_parser`` fed the whole text, then finished."""
+    parser = output_parser(
+        model,
+        tools=tools,
+        tool_format=tool_format,
+        reasoning_format=reasoning_format,
+        prompt_opened=prompt_opened,
+    )
+    events = parser.feed(text)
+    events.extend(parser.finish())
+    return collect(events)

@@ -1,0 +1,275 @@
+"""The reasoning engine: one marker-driven state machine shared by every reasoning format.
+
+Grammar (one reasoning block, with every marker configured per format)::
+
+    stream := text? START prefix? reasoning ( END | IMPLICIT ) text
+            | reasoning ( END | IMPLICIT ) text          # the prompt already opened it
+            | text                                       # no reasoning at all
+    text   := any, with TEXT_DROP markers removed (and, if ``reopen``, further blocks)
+
+Modes:
+
+- ``BEFORE``: no reasoning yet; text is ``Text``. A START marker switches to
+  ``REASONING`` (with ``start_at_beginning`` only at the very start of the stream, the
+  way Granite's plain-text phrases work).
+- ``PREFIX``: just after a START marker; an optional prefix (Gemma 4's ``thought\\n``) is
+  dropped if it is there.
+- ``REASONING``: text is ``Reasoning`` until an END marker (dropped) or an IMPLICIT
+  marker, which ends reasoning but belongs to the text side: it is handed on as ``Text``
+  untouched, so that the tool parser downstream sees it (Qwen3's ``<tool_call>``, Kimi
+  K2's ``<|tool_calls_section_begin|>``). An IMPLICIT marker may need confirmation by what
+  follows it (``implicit_confirm``), so that reasoning which merely mentions
+  ``<tool_call>`` stays reasoning. When the prompt opened reasoning, the first START
+  marker met in reasoning is dropped (older templates let the model write it again).
+- ``AFTER``: text, for good; only TEXT_DROP markers (and START, if ``reopen``) are
+  looked for. With nothing to look for, chunks pass straight through.
+
+What it holds back, and why: the longest suffix of the buffer that is a proper prefix of
+a marker the current mode looks for (it may still become that marker), a complete match
+that a longer marker starting at or before it could still override, an implicit marker
+whose confirmation has not arrived yet (at most ``implicit_window`` characters after it),
+and a partial START prefix. All of it is bounded by the marker lengths, so a chunk costs
+O(len(chunk)); the scanning is ``re.search`` and ``str.startswith``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from streamcall.events import Event, Reasoning, Text
+from streamcall.formats._scan import partial_marker_len
+
+__all__ = ["MarkerReasoningParser", "ReasoningParser", "ReasoningSpec"]
+
+BEFORE, PREFIX, REASONING, AFTER = range(4)
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningSpec:
+    """How one reasoning format marks its reasoning."""
+
+    name: str
+    #: the family of models, for ``streamcall formats``
+    family: str = ""
+    start: tuple[str, ...] = ("<think>",)
+    end: tuple[str, ...] = ("</think>",)
+    #: whether the chat template usually opens reasoning in the prompt (the default for
+    #: ``prompt_opened``): the output then starts inside reasoning
+    opened: bool = False
+    #: markers that end reasoning and are handed on to the text side untouched
+    implicit_end: tuple[str, ...] = ()
+    #: what must follow an implicit marker (``re.match`` right after it) for it to count
+    implicit_confirm: str | None = None
+    #: what may follow while confirmation is still undecided (``re.fullmatch``)
+    implicit_maybe: str | None = None
+    #: at most this many characters after an implicit marker are held waiting
+    implicit_window: int = 64
+    #: optional text right after a START marker that is dropped
+    start_prefix: str = ""
+    #: START counts only at the very beginning of the stream
+    start_at_beginning: bool = False
+    #: after END, a START marker opens reasoning again
+    reopen: bool = False
+    #: markers removed from the text after reasoning
+    text_drop: tuple[str, ...] = ()
+    #: where this differs from vLLM's parser of the same name on purpose, and why
+    vllm_differences: str = ""
+
+
+class ReasoningParser:
+    """Base class: sans-IO, ``feed`` text in, ``Reasoning`` and ``Text`` events out.
+
+    Same loop as ``ToolParser``: the held tail is joined to the next chunk, ``_step``
+    consumes what it can decide and returns where it stopped.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._tail = ""
+        self._finished = False
+
+    @property
+    def in_reasoning(self) -> bool:
+        """Whether the text fed so far leaves the stream inside reasoning."""
+        return False
+
+    def feed(self, text: str) -> list[Event]:
+        """Consume a chunk of model text; return the events it decides."""
+        out: list[Event] = []
+        if self._finished or not text:
+            return out
+        buf = self._tail + text if self._tail else text
+        pos = self._step(buf, 0, out, False)
+        self._tail = buf[pos:] if pos < len(buf) else ""
+        return out
+
+    def finish(self) -> list[Event]:
+        """End of stream: release whatever is held back."""
+        out: list[Event] = []
+        if self._finished:
+            return out
+        self._finished = True
+        buf, self._tail = self._tail, ""
+        pos = self._step(buf, 0, out, True)
+        if pos < len(buf):  # pragma: no cover - _step consumes everything when final
+            out.append(Text(buf[pos:]))
+        return out
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        raise NotImplementedError
+
+
+def _alternation(markers: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not markers:
+        return None
+    ordered = sorted(set(markers), key=len, reverse=True)
+    return re.compile("|".join(re.escape(m) for m in ordered))
+
+
+class _Finder:
+    """First of several markers; a match that a longer marker could still override, or a
+    partial marker at the end of the buffer, is held back."""
+
+    __slots__ = ("markers", "regex")
+
+    def __init__(self, markers: tuple[str, ...]) -> None:
+        self.markers = tuple(sorted(set(markers), key=len, reverse=True))
+        self.regex = _alternation(self.markers)
+
+    def find(self, buf: str, pos: int, final: bool) -> tuple[int, int, str | None]:
+        """``(text_end, resume, marker)``, as ``MarkerFinder.find``; ``marker`` is None
+        when nothing was found, and then ``buf[text_end:]`` must be held (unless final)."""
+        n = len(buf)
+        m = self.regex.search(buf, pos) if self.regex is not None else None
+        if final:
+            if m is None:
+                return n, n, None
+            return m.start(), m.end(), m.group()
+        held = partial_marker_len(buf, self.markers, pos)
+        if m is None:
+            return n - held, n - held, None
+        if held and n - held <= m.start():
+            # A marker that starts at or before this match is still being written, and
+            # the whole text would pick it: wait.
+            return n - held, n - held, None
+        return m.start(), m.end(), m.group()
+
+
+class MarkerReasoningParser(ReasoningParser):
+    """A reasoning parser driven by a ``ReasoningSpec`` (see the module header)."""
+
+    def __init__(self, spec: ReasoningSpec, *, prompt_opened: bool | None = None) -> None:
+        super().__init__(spec.name)
+        self.spec = spec
+        opened = spec.opened if prompt_opened is None else prompt_opened
+        self._mode = REASONING if opened else BEFORE
+        self._strip_start = opened  # drop the first START met inside reasoning
+        self._at_beginning = True
+        self._implicit = frozenset(spec.implicit_end)
+        self._confirm = re.compile(spec.implicit_confirm) if spec.implicit_confirm else None
+        self._maybe = re.compile(spec.implicit_maybe) if spec.implicit_maybe else None
+        self._before = _Finder(spec.start)
+        self._reasoning_strip = _Finder(spec.start + spec.end + spec.implicit_end)
+        self._reasoning = _Finder(spec.end + spec.implicit_end)
+        self._after = _Finder(spec.text_drop + (spec.start if spec.reopen else ()))
+        self._starts = frozenset(spec.start)
+
+    @property
+    def in_reasoning(self) -> bool:
+        return self._mode in (REASONING, PREFIX)
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        spec = self.spec
+        while pos < n:
+            mode = self._mode
+            if mode == BEFORE:
+                if spec.start_at_beginning:
+                    if not self._at_beginning:
+                        self._mode = AFTER
+                        continue
+                    for start in self._before.markers:
+                        if buf.startswith(start, pos):
+                            self._at_beginning = False
+                            self._mode = PREFIX
+                            pos += len(start)
+                            break
+                    else:
+                        rest = buf[pos:]
+                        if not final and any(m.startswith(rest) for m in self._before.markers):
+                            return pos
+                        self._at_beginning = False
+                        self._mode = AFTER
+                    continue
+                end, resume, marker = self._before.find(buf, pos, final)
+                if end > pos:
+                    out.append(Text(buf[pos:end]))
+                    self._at_beginning = False
+                if marker is None:
+                    return end
+                self._mode = PREFIX
+                pos = resume
+            elif mode == PREFIX:
+                prefix = spec.start_prefix
+                if prefix:
+                    if buf.startswith(prefix, pos):
+                        pos += len(prefix)
+                    elif not final and prefix.startswith(buf[pos:]):
+                        return pos
+                self._mode = REASONING
+            elif mode == REASONING:
+                finder = self._reasoning_strip if self._strip_start else self._reasoning
+                end, resume, marker = finder.find(buf, pos, final)
+                if marker is not None and marker in self._implicit and self._confirm is not None:
+                    verdict = self._confirmed(buf, resume, final)
+                    if verdict is None:  # undecided: hold the marker and what follows
+                        if end > pos:
+                            out.append(Reasoning(buf[pos:end]))
+                        return end
+                    if not verdict:  # only a mention: it stays reasoning
+                        out.append(Reasoning(buf[pos:resume]))
+                        pos = resume
+                        continue
+                if end > pos:
+                    out.append(Reasoning(buf[pos:end]))
+                if marker is None:
+                    return end
+                if marker in self._starts and self._strip_start:
+                    self._strip_start = False
+                    self._mode = PREFIX
+                    pos = resume
+                elif marker in self._implicit:
+                    self._mode = AFTER
+                    self._strip_start = False
+                    out.append(Text(marker))
+                    pos = resume
+                else:
+                    self._mode = AFTER
+                    self._strip_start = False
+                    pos = resume
+            else:  # AFTER
+                if self._after.regex is None:
+                    out.append(Text(buf[pos:] if pos else buf))
+                    return n
+                end, resume, marker = self._after.find(buf, pos, final)
+                if end > pos:
+                    out.append(Text(buf[pos:end]))
+                if marker is None:
+                    return end
+                pos = resume
+                if spec.reopen and marker in self._starts:
+                    self._mode = PREFIX
+        return pos
+
+    def _confirmed(self, buf: str, at: int, final: bool) -> bool | None:
+        """Whether the implicit marker ending at ``at`` is real: True, False, or None
+        while what follows it has not arrived yet."""
+        assert self._confirm is not None
+        if self._confirm.match(buf, at) is not None:
+            return True
+        if final or len(buf) - at > self.spec.implicit_window:
+            return False
+        if self._maybe is not None and self._maybe.fullmatch(buf, at) is not None:
+            return None
+        return False

@@ -1,0 +1,153 @@
+"""Every marker-driven reasoning format, as one table of ``ReasoningSpec`` rows.
+
+Names are the ones vLLM users pass to ``--reasoning-parser`` (FORMATS.md, "Reasoning
+formats"). Each row says which markers open and close reasoning, whether the chat template
+usually opens reasoning in the prompt (``opened``: the output then starts inside
+reasoning, and only the end marker appears), and which tool markers end reasoning
+implicitly. The grammar and the hold-back rules are ``_engine.py``'s.
+
+Facts are from vLLM's parsers and tests (``vllm/reasoning/``, ``tests/reasoning/``,
+Apache-2.0); where a default is a judgement call the row says why.
+"""
+
+from __future__ import annotations
+
+from streamcall.reasoning._engine import ReasoningSpec
+
+__all__ = ["SPECS"]
+
+# Qwen3's ``<tool_call>`` ends reasoning only when a call really follows it (vLLM's
+# lookahead for ``<function=``; a JSON object for the Hermes-style form), so that
+# reasoning which merely mentions the tag stays reasoning. Bounded, so the decision is
+# the same however the text is chunked.
+_TOOL_CALL_CONFIRM = r"\s{0,32}(?:<function[\s=]|\{)"
+_TOOL_CALL_MAYBE = r"\s{0,32}(?:<(?:f(?:u(?:n(?:c(?:t(?:i(?:o(?:n)?)?)?)?)?)?)?)?)?"
+
+_THINK = ("<think>",)
+_END_THINK = ("</think>",)
+
+SPECS: tuple[ReasoningSpec, ...] = (
+    ReasoningSpec(
+        "deepseek_r1",
+        family="DeepSeek-R1 and its distills",
+        opened=True,  # the template pre-fills <think>
+        vllm_differences="Text before a leading <think> is kept as reasoning (vLLM's "
+        "streaming does the same; its one-shot path drops it).",
+    ),
+    ReasoningSpec(
+        "deepseek_v3",
+        family="DeepSeek-V3.1/V3.2 with thinking on",
+        opened=True,
+        vllm_differences="vLLM switches to identity when chat_template_kwargs.thinking is "
+        "off; here that is prompt_opened=False (a <think> in the output still opens "
+        "reasoning).",
+    ),
+    ReasoningSpec("deepseek_v4", family="DeepSeek-V4", opened=True),
+    ReasoningSpec("deepseek_v41", family="DeepSeek-V4.1", opened=True),
+    ReasoningSpec(
+        "qwen3",
+        family="Qwen3, Qwen3.5/3.6, QwQ",
+        opened=True,  # thinking is on by default; Qwen3.5 templates pre-fill <think>
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+    ),
+    ReasoningSpec(
+        "mimo",
+        family="Xiaomi MiMo",
+        opened=True,
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+    ),
+    ReasoningSpec(
+        "granite",
+        family="IBM Granite 3.2/3.3 (thinking=True)",
+        start=("Here is my thought process:", "Here's my thought process:"),
+        end=("Here is my response:", "Here's my response:"),
+        start_at_beginning=True,
+        vllm_differences="Reasoning without a response phrase is reasoning in both "
+        "streaming and one-shot use (vLLM's one-shot path calls it content).",
+    ),
+    ReasoningSpec(
+        "gemma4",
+        family="Google Gemma 4",
+        start=("<|channel>",),
+        end=("<channel|>",),
+        start_prefix="thought\n",
+        vllm_differences="A stray <channel|> outside reasoning is kept as text "
+        "(vLLM's streaming path drops the special token).",
+    ),
+    ReasoningSpec(
+        "mistral",
+        family="Magistral, Mistral with [THINK]",
+        start=("[THINK]",),
+        end=("[/THINK]",),
+        opened=True,  # vLLM's tests: output without [THINK] is reasoning
+    ),
+    ReasoningSpec(
+        "seed_oss",
+        family="ByteDance Seed-OSS",
+        start=("<seed:think>",),
+        end=("</seed:think>",),
+        opened=True,
+    ),
+    ReasoningSpec(
+        "cohere_command3",
+        family="Cohere Command A Reasoning",
+        start=("<|START_THINKING|>",),
+        end=("<|END_THINKING|>",),
+        text_drop=("<|START_RESPONSE|>", "<|END_RESPONSE|>"),
+        vllm_differences="No cohere_melody: citations (<co>…</co: …>) stay in the text.",
+    ),
+    ReasoningSpec(
+        "cohere_command4",
+        family="Cohere Command A Reasoning (v4 template)",
+        start=("<|START_THINKING|>",),
+        end=("<|END_THINKING|>",),
+        text_drop=("<|START_RESPONSE|>", "<|END_RESPONSE|>"),
+        vllm_differences="No cohere_melody: citations (<co>…</co: …>) stay in the text.",
+    ),
+    ReasoningSpec(
+        "ernie45",
+        family="Baidu ERNIE-4.5 Thinking",
+        opened=True,
+        # The answer may be wrapped in <response>…</response>.
+        text_drop=("<response>\n", "<response>", "\n</response>", "</response>"),
+    ),
+    ReasoningSpec(
+        "hunyuan_a13b",
+        family="Tencent Hunyuan-A13B",
+        start=("<think>\n", "<think>"),
+        end=("\n</think>\n<answer>\n", "</think>\n<answer>\n", "\n</think>", "</think>"),
+        text_drop=("<answer>\n", "\n</answer>", "</answer>"),
+    ),
+    ReasoningSpec("hy_v3", family="Tencent HY v3", opened=True),
+    ReasoningSpec("hy_v4", family="Tencent HY v4", opened=True),
+    ReasoningSpec(
+        "kimi_k2",
+        family="Moonshot Kimi-K2 / K2.5 thinking",
+        opened=True,
+        implicit_end=("<|tool_calls_section_begin|>",),
+    ),
+    ReasoningSpec("minimax_m2", family="MiniMax-M2", opened=True),
+    ReasoningSpec("glm45", family="GLM-4.5/4.6/4.7, GLM-5"),
+    ReasoningSpec("glm47", family="GLM-4.7"),
+    ReasoningSpec("holo2", family="H Company Holo2"),
+    ReasoningSpec("olmo3", family="AllenAI Olmo-3 Think", opened=True),
+    ReasoningSpec("step3", family="StepFun Step-3", opened=True),
+    ReasoningSpec(
+        "step3p5",
+        family="StepFun Step-3.5",
+        opened=True,
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+    ),
+    ReasoningSpec("nemotron_v3", family="NVIDIA Nemotron v3", opened=True),
+    ReasoningSpec(
+        "poolside_v1",
+        family="Poolside",
+        opened=True,
+    ),
+)
