@@ -1,22 +1,41 @@
-"""Run benchmarks: ``python -m benchmarks [name ...]``; no name runs every module."""
+"""Run benchmarks: ``python -m benchmarks [name [args ...]]``; no name runs every module.
+
+Names are modules of this package (``sse``, ``partial``, ``formats``, ...). Arguments
+after the name go to that module's ``main`` (``python -m benchmarks formats gemma4``).
+"""
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 import sys
 from pathlib import Path
 
 
-def main(argv: list[str]) -> int:
-    names = argv or sorted(
+def _modules() -> list[str]:
+    return sorted(
         info.name
         for info in pkgutil.iter_modules([str(Path(__file__).parent)])
         if not info.name.startswith("_")
     )
-    for name in names:
-        module = importlib.import_module(f"benchmarks.{name}")
-        module.main()
+
+
+def main(argv: list[str]) -> int:
+    known = _modules()
+    if not argv:
+        for name in known:
+            importlib.import_module(f"benchmarks.{name}").main()
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in known:
+        print(f"unknown benchmark {name!r}; known: {', '.join(known)}", file=sys.stderr)
+        return 2
+    entry = importlib.import_module(f"benchmarks.{name}").main
+    if rest and inspect.signature(entry).parameters:
+        entry(rest)
+    else:
+        entry()
     return 0
 
 

@@ -101,7 +101,7 @@ _STRING_RUN = re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*'
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
 _HIGH_SURROGATE_TAIL = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_LENIENT = json.JSONDecoder(strict=False)
+_scanstring = json.decoder.scanstring  # the C scanner: (text, end, strict) -> (str, end)
 
 
 def json_quote(text: str) -> str:
@@ -110,8 +110,11 @@ def json_quote(text: str) -> str:
 
 
 def _decode_run(run: str) -> str:
-    decoded: str = _LENIENT.decode('"' + run + '"')
-    if _LONE_SURROGATE.search(decoded) is not None:
+    """Decode a run of string body that holds only complete escapes."""
+    if "\\" not in run:
+        return run  # nothing to decode: the common case for long values
+    decoded: str = _scanstring(run + '"', 0, False)[0]
+    if "\\u" in run and _LONE_SURROGATE.search(decoded) is not None:
         decoded = _LONE_SURROGATE.sub("\ufffd", decoded)
     return decoded
 

@@ -1,0 +1,163 @@
+"""Tool-call formats, streamed: ``python -m benchmarks formats [NAME ...]``.
+
+For every registered format that can render its own wire syntax, one call whose arguments
+are 4, 16 and 64 KB is rendered and fed in 7-character chunks (the way a server hands out
+one or two tokens at a time):
+
+- ``string``: one long string value (HTML-ish lines with quotes, a backslash and CJK, so
+  that escapes are on the hot path);
+- ``object``: many small keys with numbers, booleans and short strings.
+
+Reported per format: the time for each size, the growth exponent from 4 to 64 KB (1.0 is
+linear, 2.0 quadratic), and the cost per chunk at 64 KB. The naive baseline is what the
+incumbents do: keep the growing buffer and re-parse all of it on every chunk (here with
+streamcall's own one-shot parser, so that only the strategy differs); at 64 KB it is
+estimated from 24 sampled prefix lengths, because running it in full takes minutes.
+vLLM's Python parsers are run side by side when ``vllm`` is importable; it is not part of
+the bench extra (it pulls a GPU stack), so that column is usually skipped.
+
+Absolute times on shared machines are noise; the ratios and exponents are the figures.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from benchmarks._util import best_of, growth_exponent, table
+from streamcall.formats.registry import formats, parse_tool_calls, parser_class, tool_parser
+
+SIZES = (4096, 16384, 65536)
+CHUNK = 7
+LINE = '<div class="row">Ünïcödé 東京 "quoted" \\ path</div>\n'
+
+
+def string_args(size: int) -> dict[str, Any]:
+    text = (LINE * (size // len(LINE) + 1))[:size]
+    return {"data": text}
+
+
+def object_args(size: int) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    i = 0
+    while len(json.dumps(args)) < size:
+        args[f"key_{i}"] = [i, i % 3 == 0, f"v{i}", None][i % 4]
+        i += 1
+    return args
+
+
+def tools_for(args: dict[str, Any]) -> list[dict[str, Any]]:
+    kinds = {str: "string", bool: "boolean", int: "integer", type(None): "null"}
+    props = {k: {"type": kinds.get(type(v), "string")} for k, v in args.items()}
+    return [{"type": "function", "function": {"name": "f", "parameters": {"properties": props}}}]
+
+
+def chunks_of(text: str) -> list[str]:
+    return [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)]
+
+
+def stream_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]]) -> float:
+    def run() -> None:
+        p = tool_parser(fmt, tools=tools)
+        feed = p.feed
+        for piece in pieces:
+            feed(piece)
+        p.finish()
+
+    return best_of(run, repeat=3)
+
+
+def naive_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]], sample: int) -> float:
+    """Re-parse the whole buffer on every chunk; sampled when ``sample`` < len(pieces)."""
+    ends = []
+    total = 0
+    for piece in pieces:
+        total += len(piece)
+        ends.append(total)
+    text = "".join(pieces)
+    if sample >= len(pieces):
+        picks = ends
+    else:
+        step = len(ends) / sample
+        picks = [ends[int(i * step)] for i in range(sample)]
+    start = time.perf_counter()
+    for end in picks:
+        parse_tool_calls(text[:end], fmt, tools=tools)
+    elapsed = time.perf_counter() - start
+    return elapsed * len(pieces) / len(picks)
+
+
+def vllm_available() -> bool:
+    try:
+        import vllm  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+def renderable(names: list[str]) -> list[str]:
+    out = []
+    for name in names:
+        try:
+            parser_class(name).render([("f", {})])
+        except NotImplementedError:
+            continue
+        out.append(name)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    names = renderable(argv or formats())
+    print(f"tool-call formats: one call, arguments of 4/16/64 KB, fed in {CHUNK}-char chunks")
+    if not vllm_available():
+        print("vllm is not importable: its parsers are skipped (not in the bench extra)")
+    rows = []
+    for name in names:
+        cls = parser_class(name)
+        row: list[object] = [name]
+        for make in (string_args, object_args):
+            times = []
+            per_chunk = 0.0
+            naive_ratio = 0.0
+            for size in SIZES:
+                args = make(size)
+                tools = tools_for(args)
+                pieces = chunks_of(cls.render([("f", args)]))
+                t = stream_time(name, pieces, tools)
+                times.append(t)
+                if size == SIZES[-1]:
+                    per_chunk = t / len(pieces) * 1e6
+                    naive = naive_time(name, pieces, tools, sample=24)
+                    naive_ratio = naive / t
+            row.extend(
+                [
+                    *(t * 1e3 for t in times),
+                    growth_exponent(SIZES, times),
+                    per_chunk,
+                    f"{naive_ratio:,.0f}x",
+                ]
+            )
+        rows.append(row)
+        print(f"  measured {name}", file=sys.stderr)
+    headers = ["format"]
+    for kind in ("str", "obj"):
+        headers += [
+            f"{kind} 4K ms",
+            f"{kind} 16K ms",
+            f"{kind} 64K ms",
+            f"{kind} exp",
+            "µs/chunk",
+            "vs naive",
+        ]
+    print(table(headers, rows))
+    worst = max((r for r in rows), key=lambda r: max(float(r[4]), float(r[10])))  # type: ignore[arg-type]
+    print(
+        f"worst growth exponent: {max(float(worst[4]), float(worst[10])):.2f} ({worst[0]}); "  # type: ignore[arg-type]
+        "target <= 1.1; per-chunk target < 2 µs"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
