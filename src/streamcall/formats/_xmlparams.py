@@ -1,0 +1,521 @@
+"""The XML-parameter family engine: calls whose arguments are tagged, untyped text.
+
+Grammar (every marker and header is configured per format by class attributes)::
+
+    output  := (text | block | call)*                 # bare calls only if BARE_CALLS
+    block   := BLOCK_OPEN (ws | IGNORE | call)* BLOCK_CLOSE?
+    call    := CALL_OPEN CALL_HEADER (ws | param)* (CALL_CLOSE | BLOCK_CLOSE)
+    param   := PARAM_OPEN PARAM_HEADER value PARAM_CLOSE?
+    value   := raw text up to the first value terminator: PARAM_CLOSE, or (a missing
+               closer, as vLLM tolerates) the next PARAM_OPEN, CALL_CLOSE or BLOCK_CLOSE
+
+``CALL_HEADER`` is a regex with a ``name`` group (``<function=NAME>``, ``name="f">``,
+``NAME<tool_sep>``, ...); ``PARAM_HEADER`` has a ``key`` group and, for DSML, a
+``string`` group (``string="true|false"``). Without BLOCK markers, calls sit in text.
+
+Modes: TEXT -> BLOCK (between calls) -> HEADER (the call's name) -> CALL (between
+parameters) -> KEY (a parameter's header) -> VALUE -> CALL ... -> BLOCK or TEXT.
+
+Arguments are converted to compact JSON and streamed while they are written. Every
+emitted piece is final, so the deltas only ever grow a prefix of the final object:
+``{`` when the call starts, ``,"key":`` when a parameter opens, then the value:
+
+- typed ``string`` by the tool schema (or ``string="true"`` in DSML): a JSON string whose
+  body is streamed as it arrives (vLLM and SGLang wait for ``</parameter>``);
+- typed otherwise (integer, number, boolean, object, array, unions): held until its
+  terminator, then converted (``null``; ``true``/``false``; int; float; ``json.loads``
+  or a Python literal for objects and arrays), falling back to a string;
+- untyped (no schema for the tool or the key): decided by the value's first character,
+  so nothing ever needs to be taken back. ``{`` ``[`` ``-`` or a digit: held and loaded
+  as JSON (a string if it does not load); text that may still become exactly ``true``,
+  ``false`` or ``null``: held (at most 5 characters) and emitted as that literal if it
+  is; anything else: streamed as a string. A nullable string is held the same way for
+  ``null`` only.
+
+The single newline that these formats put after the opening tag and before the closing
+one is stripped, as vLLM does: the first character is looked at before anything is
+emitted, and one trailing ``\\n`` is held back while the value streams.
+
+What it holds back: a partial marker at the end of text or of a value (bounded by the
+longest marker), a trailing newline, a header not yet closed (at most ``MAX_HEADER``
+characters), a literal candidate. Held non-string values are consumed into a list of
+parts, never kept in the tail, so feeding stays linear however long they are.
+
+Malformed markup (a header that does not match, junk between parameters) ends a started
+call ``incomplete`` with its JSON closed and releases the rest as text; before a call has
+started, the markup consumed so far is released as text. A call still open at the end of
+the stream is ended ``incomplete``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any, ClassVar
+
+from streamcall.events import Event, Text, ToolCallArgs
+from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._scan import MarkerFinder, json_quote, partial_marker_len
+
+__all__ = ["XmlParamsParser", "convert_value", "value_plan"]
+
+_WS = re.compile(r"\s*")
+_INT = re.compile(r"[+-]?[0-9]+")
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+# modes
+_TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE = 0, 1, 2, 3, 4, 5
+# value plans
+STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
+# value sub-states
+_V_START, _V_STRING, _V_HELD, _V_LITERAL = 0, 1, 2, 3
+
+_AUTO_JSON_START = frozenset("{[-0123456789")
+_LITERALS = ("true", "false", "null")
+
+_TYPE_ALIASES = {
+    "str": "string",
+    "text": "string",
+    "varchar": "string",
+    "char": "string",
+    "enum": "string",
+    "bool": "boolean",
+    "binary": "boolean",
+    "int": "integer",
+    "float": "number",
+    "double": "number",
+    "list": "array",
+    "dict": "object",
+    "map": "object",
+}
+
+
+def _schema_types(schema: Any, into: set[str]) -> bool:
+    """Collect the JSON types a schema allows; False if some branch allows anything."""
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        into.add(_TYPE_ALIASES.get(kind.lower(), kind.lower()))
+        return True
+    if isinstance(kind, list):
+        into.update(_TYPE_ALIASES.get(str(k).lower(), str(k).lower()) for k in kind)
+        return bool(kind)
+    for union in ("anyOf", "oneOf"):
+        branches = schema.get(union)
+        if isinstance(branches, list) and branches:
+            return all(_schema_types(b, into) for b in branches)
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        for v in enum:
+            into.add(
+                "null"
+                if v is None
+                else "boolean"
+                if isinstance(v, bool)
+                else "string"
+                if isinstance(v, str)
+                else "number"
+                if isinstance(v, int | float)
+                else "object"
+            )
+        return True
+    if "properties" in schema:
+        into.add("object")
+        return True
+    if "items" in schema:
+        into.add("array")
+        return True
+    return False
+
+
+def value_plan(schema: Any) -> tuple[int, frozenset[str]]:
+    """How a value with this property schema is read: (plan, non-null types)."""
+    types: set[str] = set()
+    if schema is None or not _schema_types(schema, types):
+        return AUTO, frozenset()
+    nullable = "null" in types
+    types.discard("null")
+    if types == {"string"}:
+        return (NULLABLE_STRING if nullable else STRING), frozenset(types)
+    if not types:
+        return AUTO, frozenset()
+    return HELD, frozenset(types)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _load_json(text: str) -> Any:
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def _load_container(text: str) -> str | None:
+    """JSON text for an object or array written as JSON or as a Python literal."""
+    try:
+        return _ENCODE(_load_json(text))
+    except (ValueError, RecursionError):
+        pass
+    if text[:1] not in ("{", "["):
+        return None
+    try:
+        return _ENCODE(ast.literal_eval(text))
+    except Exception:  # literal_eval and encode raise many kinds; all mean "not this"
+        return None
+
+
+def convert_value(raw: str, types: frozenset[str]) -> str:
+    """The JSON text of a held value. ``types`` empty means untyped (auto)."""
+    s = raw.strip()
+    if s == "null":
+        return "null"
+    if not types:
+        loaded = _load_container(s) if s[:1] in _AUTO_JSON_START else None
+        if loaded is not None:
+            return loaded
+        return s if s in _LITERALS else json_quote(raw)
+    if "boolean" in types and s.lower() in ("true", "false"):
+        return s.lower()
+    if "integer" in types and _INT.fullmatch(s):
+        return str(int(s))
+    if "number" in types or "integer" in types:
+        try:
+            number = float(s)
+        except ValueError:
+            pass
+        else:
+            if number == number and abs(number) != float("inf"):
+                if _INT.fullmatch(s):
+                    return str(int(s))
+                if "integer" in types and "number" not in types and number.is_integer():
+                    return str(int(number))
+                return repr(number)
+    if types - {"string", "boolean", "integer", "number"}:
+        loaded = _load_container(s)
+        if loaded is not None:
+            return loaded
+    return json_quote(raw)
+
+
+class XmlParamsParser(ToolParser):
+    """Configurable parser for the XML-parameter tool-call formats."""
+
+    BLOCK_OPEN: ClassVar[str | None] = None
+    BLOCK_CLOSE: ClassVar[str | None] = None
+    #: markers skipped between calls inside a block (step3's per-call wrappers)
+    IGNORE: ClassVar[tuple[str, ...]] = ()
+    #: also accept calls outside a block
+    BARE_CALLS: ClassVar[bool] = False
+    CALL_OPEN: ClassVar[tuple[str, ...]] = ()
+    CALL_HEADER: ClassVar[re.Pattern[str]]
+    CALL_CLOSE: ClassVar[str] = ""
+    PARAM_OPEN: ClassVar[tuple[str, ...]] = ()
+    PARAM_HEADER: ClassVar[re.Pattern[str]]
+    PARAM_CLOSE: ClassVar[str] = ""
+    MAX_HEADER: ClassVar[int] = 512
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        cls = type(self)
+        starts: list[str] = []
+        if cls.BLOCK_OPEN is not None:
+            starts.append(cls.BLOCK_OPEN)
+        if cls.BLOCK_OPEN is None or cls.BARE_CALLS:
+            starts.extend(cls.CALL_OPEN)
+        self._text_finder = MarkerFinder(starts)
+        self._block_markers = (
+            *cls.CALL_OPEN,
+            *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ()),
+            *cls.IGNORE,
+        )
+        self._call_markers = (
+            *cls.PARAM_OPEN,
+            cls.CALL_CLOSE,
+            *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ()),
+        )
+        self._terminators = (cls.PARAM_CLOSE, *self._call_markers)
+        self._term_finder = MarkerFinder(self._terminators)
+        self._mode = _TEXT
+        self._in_block = False
+        self._calls_in_block = 0
+        self._raw: list[str] = []  # markup consumed before a call started
+        self._new_call()
+
+    def _new_call(self) -> None:
+        self._index = -1
+        self._props: dict[str, Any] = {}
+        self._parts: list[str] = []
+        self._members = 0
+        self._key_open = False  # `"key":` emitted, value not started
+        self._vstate = _V_START
+        self._plan = STRING
+        self._types: frozenset[str] = frozenset()
+        self._held: list[str] = []
+        self._newline_skipped = False
+
+    # -- emission ------------------------------------------------------------------------
+
+    def _emit(self, out: list[Event], text: str) -> None:
+        self._parts.append(text)
+        out.append(ToolCallArgs(self._index, text))
+
+    def _end(self, out: list[Event], incomplete: bool) -> None:
+        closing = []
+        if self._mode == _VALUE and self._vstate == _V_STRING:
+            closing.append('"')
+        elif self._key_open:
+            closing.append("null")
+        closing.append("}")
+        self._emit(out, "".join(closing))
+        self._end_call(out, self._index, "".join(self._parts), incomplete)
+        self._new_call()
+        self._mode = _BLOCK if self._in_block and not incomplete else _TEXT
+        if incomplete:
+            self._in_block = False
+
+    def _release_raw(self, out: list[Event], extra: str = "") -> None:
+        text = "".join(self._raw) + extra
+        self._raw = []
+        if text:
+            out.append(Text(text))
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        while pos < n:
+            mode = self._mode
+            if mode == _TEXT:
+                finder = self._text_finder
+                end, resume, marker = (
+                    finder.find_final(buf, pos) if final else finder.find(buf, pos)
+                )
+                if end > pos:
+                    out.append(Text(buf[pos:end]))
+                if marker is None:
+                    return end
+                self._raw = [marker]
+                if marker == self.BLOCK_OPEN:
+                    self._in_block = True
+                    self._calls_in_block = 0
+                    self._mode = _BLOCK
+                else:
+                    self._in_block = False
+                    self._mode = _HEADER
+                pos = resume
+            elif mode == _BLOCK:
+                ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                if ws == n:
+                    self._raw.append(buf[pos:ws])
+                    return ws
+                marker = self._marker_at(buf, ws, self._block_markers)
+                if marker is None:
+                    if not final and partial_marker_len(buf, self._block_markers, ws) == n - ws:
+                        self._raw.append(buf[pos:ws])
+                        return ws
+                    # Junk in a block: the block is over, the junk is text.
+                    self._release_raw(out)
+                    self._in_block = False
+                    self._mode = _TEXT
+                    continue
+                self._raw.append(buf[pos : ws + len(marker)])
+                pos = ws + len(marker)
+                if marker == self.BLOCK_CLOSE:
+                    if self._calls_in_block == 0:
+                        self._release_raw(out)
+                    self._raw = []
+                    self._in_block = False
+                    self._mode = _TEXT
+                elif marker in self.CALL_OPEN:
+                    self._mode = _HEADER
+            elif mode == _HEADER:
+                m = self.CALL_HEADER.match(buf, pos)
+                name = m.group("name").strip() if m is not None else ""
+                if m is None or not name:
+                    if m is None and not final and n - pos < self.MAX_HEADER:
+                        return pos  # hold the header until it is complete
+                    self._release_raw(out)
+                    self._in_block = False
+                    self._mode = _TEXT
+                    continue
+                self._raw = []
+                self._calls_in_block += 1
+                self._new_call()
+                self._props = self._param_types(name)
+                self._index = self._start_call(out, name)
+                self._emit(out, "{")
+                self._mode = _CALL
+                pos = m.end()
+            elif mode == _CALL:
+                ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                if ws == n:
+                    return ws
+                marker = self._marker_at(buf, ws, self._call_markers)
+                if marker is None:
+                    if not final and partial_marker_len(buf, self._call_markers, ws) == n - ws:
+                        return ws
+                    self._end(out, incomplete=True)
+                    continue  # the junk (from `pos`) is text
+                pos = ws + len(marker)
+                if marker == self.CALL_CLOSE:
+                    self._end(out, incomplete=False)
+                elif marker == self.BLOCK_CLOSE:
+                    self._in_block = False
+                    self._end(out, incomplete=False)
+                else:
+                    self._raw = [marker]
+                    self._mode = _KEY
+            elif mode == _KEY:
+                m = self.PARAM_HEADER.match(buf, pos)
+                if m is None:
+                    if not final and n - pos < self.MAX_HEADER:
+                        return pos
+                    self._end(out, incomplete=True)
+                    self._release_raw(out)
+                    continue
+                self._raw = []
+                self._open_param(out, m)
+                self._mode = _VALUE
+                pos = m.end()
+            else:
+                pos = self._value(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+        return pos
+
+    @staticmethod
+    def _marker_at(buf: str, pos: int, markers: tuple[str, ...]) -> str | None:
+        for marker in markers:
+            if buf.startswith(marker, pos):
+                return marker
+        return None
+
+    def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
+        key = m.group("key").strip()
+        flag = m.groupdict().get("string")
+        plan, types = value_plan(self._props.get(key))
+        if flag == "true":
+            plan, types = STRING, frozenset(("string",))
+        elif flag == "false" and plan in (STRING, NULLABLE_STRING):
+            plan, types = AUTO, frozenset()
+        self._plan = plan
+        self._types = types
+        self._held = []
+        self._vstate = _V_START
+        self._newline_skipped = False
+        self._emit(out, ("," if self._members else "") + json_quote(key) + ":")
+        self._members += 1
+        self._key_open = True
+
+    def _value(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """Read a value; returns the new position or ``-(pos + 1)`` to hold ``buf[pos:]``."""
+        n = len(buf)
+        state = self._vstate
+        if state == _V_START:
+            if buf[pos] == "\n" and not self._newline_skipped:
+                self._newline_skipped = True
+                pos += 1
+                if pos == n:
+                    return pos
+            plan = self._plan
+            c = buf[pos]
+            if plan == STRING:
+                state = _V_STRING
+            elif plan == HELD or (plan == AUTO and c in _AUTO_JSON_START):
+                state = _V_HELD
+            elif c in ("tfn" if plan == AUTO else "n"):
+                state = _V_LITERAL
+            else:
+                state = _V_STRING
+            if state == _V_STRING:
+                self._emit(out, '"')
+                self._key_open = False
+            self._vstate = state
+        if state == _V_LITERAL:
+            return self._literal(buf, pos, out, final)
+        finder = self._term_finder
+        end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
+        if marker is None:
+            safe = end
+            if not final and safe > pos and buf[safe - 1] == "\n":
+                safe -= 1  # maybe the newline before the closer
+            if state == _V_STRING:
+                if safe > pos:
+                    self._emit(out, json_quote(buf[pos:safe])[1:-1])
+            elif safe > pos:
+                self._held.append(buf[pos:safe])
+            if final:
+                self._finish_value(out, "")
+                return n
+            return -(safe + 1) if safe < n else safe
+        piece = buf[pos:end]
+        if piece.endswith("\n"):
+            piece = piece[:-1]
+        self._finish_value(out, piece)
+        self._mode = _CALL
+        return resume if marker == self.PARAM_CLOSE else end
+
+    def _finish_value(self, out: list[Event], piece: str) -> None:
+        if self._vstate == _V_STRING:
+            self._emit(out, json_quote(piece)[1:] if piece else '"')
+        else:
+            self._held.append(piece)
+            raw = "".join(self._held)
+            self._held = []
+            types = self._types if self._plan == HELD else frozenset()
+            if self._plan == NULLABLE_STRING:
+                text = "null" if raw.strip() == "null" else json_quote(raw)
+            else:
+                text = convert_value(raw, types)
+            self._emit(out, text)
+        self._key_open = False
+        self._vstate = _V_START
+
+    def _literal(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """A value that may be exactly ``true``, ``false`` or ``null``: bounded hold."""
+        n = len(buf)
+        finder = self._term_finder
+        end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
+        candidate = buf[pos:end]
+        if candidate.endswith("\n"):
+            candidate = candidate[:-1]
+        literals = _LITERALS if self._plan == AUTO else ("null",)
+        if marker is not None or final:
+            if candidate in literals:
+                self._vstate = _V_HELD
+                self._finish_value(out, candidate)
+                if marker is None:
+                    return n
+                self._mode = _CALL
+                return resume if marker == self.PARAM_CLOSE else end
+        elif any(lit.startswith(candidate) for lit in literals):
+            return -(pos + 1)  # still may become a literal
+        # Not a literal: a string after all, streamed from its first character.
+        self._vstate = _V_STRING
+        self._emit(out, '"')
+        self._key_open = False
+        return pos
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        mode = self._mode
+        if mode in (_CALL, _KEY, _VALUE):
+            if mode == _VALUE and self._vstate in (_V_HELD, _V_LITERAL):
+                self._finish_value(out, "")
+            self._end(out, incomplete=True)
+            self._release_raw(out, rest)
+            return
+        if mode == _HEADER or mode == _BLOCK:
+            if self._calls_in_block == 0 or mode == _HEADER:
+                self._release_raw(out, rest)
+            elif rest.strip():
+                out.append(Text(rest))
+        elif rest:
+            out.append(Text(rest))
+        self._raw = []
+
+    @staticmethod
+    def raw_value(value: Any) -> str:
+        """How a renderer writes a value: strings raw, everything else as JSON."""
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

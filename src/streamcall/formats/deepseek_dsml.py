@@ -1,0 +1,89 @@
+"""DeepSeek DSML: ``<｜DSML｜invoke name="f"><｜DSML｜parameter name="k" string="true">v</…>``.
+
+Grammar (vLLM ``deepseek_v32``, ``deepseek_v4``, ``deepseek_v41``)::
+
+    text* ( BLOCK ws* invoke* ws* END-BLOCK text* )*
+    invoke := P 'invoke name="' NAME '">' param* '</' P 'invoke>'
+    param  := P 'parameter name="' KEY '"' (' string="' ('true'|'false') '"')? '>'
+              value '</' P 'parameter>' ws*
+
+with ``P`` = ``<｜DSML｜`` and BLOCK = ``function_calls`` (V3.2), ``tool_calls`` (V4);
+V4.1 writes a space after the prefix (``<｜DSML｜ calls>``, ``<｜DSML｜ invoke …>``).
+
+``string="true"`` makes the value a string (streamed while it is written) whatever the
+schema says; ``string="false"`` makes it JSON, typed by the schema when it has a
+non-string type and loaded as JSON otherwise (a string if it does not load). Without
+the flag the schema decides (see ``_xmlparams``). Holds back a partial block marker in
+text, a header until its ``>``, and a partial closer inside a value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from streamcall.formats._xmlparams import XmlParamsParser
+
+_NAME = re.compile(r'\s*"(?P<name>[^"]*)"\s*>')
+_KEY = re.compile(r'\s*"(?P<key>[^"]*)"(?:\s+string="(?P<string>true|false)")?\s*>')
+
+
+class DeepSeekV32Parser(XmlParamsParser):
+    names = ("deepseek_v32",)
+    family = "DeepSeek-V3.2 (DSML)"
+    vllm_differences = (
+        "Streams string parameters while they are written (vLLM runs its regexes over "
+        'the whole text each delta and emits a parameter at its closer); string="false" '
+        "values that do not load as JSON become strings instead of failing the call."
+    )
+    P = "<｜DSML｜"
+    CLOSE_P = "</｜DSML｜"
+    BLOCK = "function_calls"
+    BLOCK_OPEN = P + BLOCK + ">"
+    BLOCK_CLOSE = CLOSE_P + BLOCK + ">"
+    CALL_OPEN = (P + "invoke name=",)
+    CALL_HEADER = _NAME
+    CALL_CLOSE = CLOSE_P + "invoke>"
+    PARAM_OPEN = (P + "parameter name=",)
+    PARAM_HEADER = _KEY
+    PARAM_CLOSE = CLOSE_P + "parameter>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        p, q = cls.P, cls.CLOSE_P
+        body = "".join(
+            f'{p}invoke name="{name}">\n'
+            + "".join(
+                f'{p}parameter name="{k}" string="{"true" if isinstance(v, str) else "false"}">'
+                f"{cls.raw_value(v)}{q}parameter>\n"
+                for k, v in args.items()
+            )
+            + f"{q}invoke>\n"
+            for name, args in calls
+        )
+        return f"{cls.BLOCK_OPEN}\n{body}{cls.BLOCK_CLOSE}"
+
+
+class DeepSeekV4Parser(DeepSeekV32Parser):
+    names = ("deepseek_v4",)
+    family = "DeepSeek-V4 (DSML, tool_calls block)"
+    BLOCK = "tool_calls"
+    BLOCK_OPEN = DeepSeekV32Parser.P + BLOCK + ">"
+    BLOCK_CLOSE = DeepSeekV32Parser.CLOSE_P + BLOCK + ">"
+
+
+class DeepSeekV41Parser(DeepSeekV32Parser):
+    names = ("deepseek_v41",)
+    family = "DeepSeek-V4.1 (DSML with spaced tags, calls block)"
+    P = "<｜DSML｜ "
+    CLOSE_P = "</｜DSML｜ "
+    BLOCK = "calls"
+    BLOCK_OPEN = P + BLOCK + ">"
+    BLOCK_CLOSE = CLOSE_P + BLOCK + ">"
+    CALL_OPEN = (P + "invoke name=",)
+    CALL_CLOSE = CLOSE_P + "invoke>"
+    PARAM_OPEN = (P + "parameter name=",)
+    PARAM_CLOSE = CLOSE_P + "parameter>"
+
+
+FORMATS = (DeepSeekV32Parser, DeepSeekV4Parser, DeepSeekV41Parser)

@@ -1,0 +1,55 @@
+"""Qwen3-Coder XML calls: ``<tool_call><function=NAME><parameter=KEY>value</parameter>...``.
+
+Grammar (Qwen3-Coder, Qwen3.5/3.6, MiMo, Step-3.5; vLLM ``qwen3_coder``/``qwen3_xml``)::
+
+    text* ( '<tool_call>' ws* call* ws* '</tool_call>' text* )*
+    call  := ( '<function=' NAME '>' | '<function name="' NAME '">' )
+             ( '<parameter=' KEY '>' | '<parameter name="' KEY '">' ) value '</parameter>' ...
+             '</function>'
+
+Values are raw text with one newline after the opening tag and one before the closer,
+typed by the tool schema (see ``_xmlparams`` for the typing rules and what is held
+back). A ``<function=...>`` outside ``<tool_call>`` is a call too (Qwen3.5 sometimes
+drops the wrapper). A missing ``</parameter>`` ends at the next ``<parameter`` or
+``</function>``; a missing ``</function>`` ends at ``</tool_call>``, as in vLLM.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from streamcall.formats._xmlparams import XmlParamsParser
+
+
+class QwenCoderParser(XmlParamsParser):
+    names = ("qwen3_coder", "qwen3_xml", "mimo")
+    family = "Qwen3-Coder, Qwen3.5/3.6, Xiaomi MiMo"
+    vllm_differences = (
+        "Streams string parameters character by character instead of waiting for "
+        "</parameter> (SGLang #27005); untyped values (no schema) follow the documented "
+        "first-character rule instead of always being strings; a string-typed value "
+        "'null' stays the string 'null' (it is streamed before it could be known)."
+    )
+    BLOCK_OPEN = "<tool_call>"
+    BLOCK_CLOSE = "</tool_call>"
+    BARE_CALLS = True
+    CALL_OPEN = ("<function=", '<function name="')
+    CALL_HEADER = re.compile(r'(?P<name>[^"<>\n]*)"?\s*>')
+    CALL_CLOSE = "</function>"
+    PARAM_OPEN = ("<parameter=", '<parameter name="')
+    PARAM_HEADER = re.compile(r'(?P<key>[^"<>\n]*)"?\s*>')
+    PARAM_CLOSE = "</parameter>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        out = []
+        for name, args in calls:
+            params = "".join(
+                f"<parameter={k}>\n{cls.raw_value(v)}\n</parameter>\n" for k, v in args.items()
+            )
+            out.append(f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>")
+        return "".join(out)
+
+
+FORMATS = (QwenCoderParser,)

@@ -1,0 +1,75 @@
+"""StepFun Step-3 (steptml) and Step-3.5 (Qwen3-Coder style).
+
+Step-3 grammar (vLLM ``step3``)::
+
+    text* ( '<｜tool_calls_begin｜>' ws* ( wrapper | call )* '<｜tool_calls_end｜>' text* )*
+    wrapper := '<｜tool_call_begin｜>' | 'function<｜tool_sep｜>' | '<｜tool_call_end｜>'
+    call    := '<steptml:invoke name="' NAME '">' param* '</steptml:invoke>'
+    param   := '<steptml:parameter name="' KEY '">' value '</steptml:parameter>' ws*
+
+The per-call wrappers are skipped between calls. Step-3.5 (``step3p5``) writes
+Qwen3-Coder's ``<tool_call><function=f><parameter=k>`` and also the
+``<function name="f">``/``<parameter name="k">`` spelling; both are accepted.
+
+Values are typed by the tool schema (see ``_xmlparams``); string values stream as they
+are written. Holds back a partial block marker in text, a header until its ``>``, and a
+partial closer inside a value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.qwen3 import QwenCoderParser
+
+
+class Step3Parser(XmlParamsParser):
+    names = ("step3",)
+    family = "StepFun Step-3 (steptml)"
+    vllm_differences = (
+        "Streams string parameters while they are written and other values as soon as "
+        "they close (vLLM re-runs its regexes over the text each delta)."
+    )
+    BLOCK_OPEN = "<｜tool_calls_begin｜>"
+    BLOCK_CLOSE = "<｜tool_calls_end｜>"
+    IGNORE = ("<｜tool_call_begin｜>", "function<｜tool_sep｜>", "<｜tool_call_end｜>")
+    CALL_OPEN = ("<steptml:invoke name=",)
+    CALL_HEADER = re.compile(r'\s*"(?P<name>[^"]*)"\s*>')
+    CALL_CLOSE = "</steptml:invoke>"
+    PARAM_OPEN = ("<steptml:parameter name=",)
+    PARAM_HEADER = re.compile(r'\s*"(?P<key>[^"]*)"\s*>')
+    PARAM_CLOSE = "</steptml:parameter>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        body = "".join(
+            f'<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="{name}">'
+            + "".join(
+                f'<steptml:parameter name="{k}">{cls.raw_value(v)}</steptml:parameter>'
+                for k, v in args.items()
+            )
+            + "</steptml:invoke><｜tool_call_end｜>"
+            for name, args in calls
+        )
+        return f"<｜tool_calls_begin｜>{body}<｜tool_calls_end｜>"
+
+
+class Step3p5Parser(QwenCoderParser):
+    names = ("step3p5",)
+    family = "StepFun Step-3.5 (Qwen3-Coder style, both name spellings)"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        out = []
+        for name, args in calls:
+            params = "".join(
+                f'<parameter name="{k}">\n{cls.raw_value(v)}\n</parameter>\n'
+                for k, v in args.items()
+            )
+            out.append(f'<tool_call>\n<function name="{name}">\n{params}</function>\n</tool_call>')
+        return "".join(out)
+
+
+FORMATS = (Step3Parser, Step3p5Parser)
