@@ -130,7 +130,12 @@ SPECS: tuple[ReasoningSpec, ...] = (
         opened=True,
         implicit_end=("<|tool_calls_section_begin|>",),
     ),
-    ReasoningSpec("minimax_m2", family="MiniMax-M2", opened=True),
+    ReasoningSpec(
+        "minimax_m2",
+        family="MiniMax-M2",
+        opened=True,  # the template pre-fills <think>
+        text_drop=("</think>",),  # vLLM strips a re-emitted </think> from the content
+    ),
     ReasoningSpec("glm45", family="GLM-4.5/4.6/4.7, GLM-5"),
     ReasoningSpec("glm47", family="GLM-4.7"),
     ReasoningSpec("holo2", family="H Company Holo2"),
