@@ -1,0 +1,107 @@
+"""Model-id routing: the ordered, case-insensitive substring table of FORMATS.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from streamcall import format_for_model, formats, tool_parser
+from streamcall.formats.registry import ROUTES
+
+# One real model id per pattern (the ids people pass as `model`).
+EXAMPLES = [
+    ("mistralai/Mistral-7B-Instruct-v0.3", "mistral"),
+    ("mistralai/Mixtral-8x22B-Instruct-v0.1", "mistral"),
+    ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3_coder"),
+    ("Qwen/Qwen2.5-Coder-32B-Instruct", "qwen3_coder"),
+    ("Qwen/Qwen3.5-397B-A17B", "qwen3_coder"),
+    ("Qwen/Qwen2.5-7B-Instruct", "qwen3_xml"),
+    ("Qwen/QwQ-32B", "qwen3_xml"),
+    ("NousResearch/Hermes-3-Llama-3.1-8B", "hermes"),
+    ("tencent/Hy3-Instruct", "hy_v3"),
+    ("tencent/hy_v3-chat", "hy_v3"),
+    ("internlm/internlm2_5-7b-chat", "internlm"),
+    ("meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama4_json"),
+    ("meta-llama/Llama-3.2-3B-Instruct", "llama3_json"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "llama3_json"),
+    ("deepseek-ai/DeepSeek-R1-0528", "deepseek_v3"),
+    ("deepseek-ai/DeepSeek-V4", "deepseek_v4"),
+    ("some-org/deepseek_v4-lite", "deepseek_v4"),
+    ("deepseek-ai/DeepSeek-V3.2-Exp", "deepseek_v32"),
+    ("deepseek-ai/DeepSeek-V3.1-Terminus", "deepseek_v31"),
+    ("deepseek-ai/DeepSeek-V3-0324", "deepseek_v3"),
+    ("zai-org/GLM-5", "glm47"),
+    ("zai-org/GLM-4.7-Flash", "glm47"),
+    ("zai-org/GLM-4.6", "glm45"),
+    ("zai-org/GLM-4.5-Air", "glm45"),
+    ("google/gemma4-27b-it", "gemma4"),
+    ("google/gemma-4-31b-it", "gemma4"),
+    ("ibm-granite/granite-4.0-h-small", "granite4"),
+    ("moonshotai/Kimi-K2-Instruct-0905", "kimi_k2"),
+    ("MiniMaxAI/MiniMax-M3", "minimax_m3"),
+    ("org/mm-m3-preview", "minimax_m3"),
+    ("MiniMaxAI/MiniMax-M2", "minimax_m2"),
+    ("org/mm-m2-small", "minimax_m2"),
+    ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed_oss"),
+    ("org/seedoss-mini", "seed_oss"),
+]
+
+
+@pytest.mark.parametrize(("model", "expected"), EXAMPLES)
+def test_every_pattern_routes(model: str, expected: str) -> None:
+    assert format_for_model(model) == expected
+    assert format_for_model(model.upper()) == expected  # case-insensitive
+
+
+def test_every_pattern_has_an_example() -> None:
+    covered = {pattern for pattern, _ in ROUTES if any(pattern in m.lower() for m, _ in EXAMPLES)}
+    assert covered == {pattern for pattern, _ in ROUTES}
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        # order matters: the specific pattern must win over the general one
+        ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "qwen3_coder"),  # not qwen3_xml
+        ("deepseek-ai/DeepSeek-V3.2", "deepseek_v32"),  # not deepseek_v3
+        ("deepseek-ai/DeepSeek-V3.1", "deepseek_v31"),  # not deepseek_v3
+        ("MiniMaxAI/MiniMax-M3-Preview", "minimax_m3"),  # not minimax_m2
+        ("Qwen/Qwen3.5-35B", "qwen3_coder"),  # not qwen3_xml
+    ],
+)
+def test_order_sensitive_cases(model: str, expected: str) -> None:
+    assert format_for_model(model) == expected
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        # Older Granite ids must never reach granite4.
+        "ibm-granite/granite-3.0-8b-instruct",
+        "ibm-granite/granite-3.1-8b-instruct",
+        "ibm-granite/granite-3.3-8b-instruct",
+        "ibm-granite/granite-20b-functioncalling",
+        # Ids that name no known family.
+        "gpt2",
+        "tiiuae/falcon-7b",
+        "",
+    ],
+)
+def test_negative_cases(model: str) -> None:
+    assert format_for_model(model) != "granite4"
+    if "granite" not in model:
+        assert format_for_model(model) is None
+
+
+def test_every_routed_format_is_registered() -> None:
+    missing = sorted({name for _, name in ROUTES} - set(formats()))
+    assert missing == []
+
+
+def test_tool_parser_by_model_and_errors() -> None:
+    assert type(tool_parser(model="ibm-granite/granite-4.0-h-tiny")).__name__ == "GraniteFourParser"
+    with pytest.raises(ValueError, match="no tool-call format is known"):
+        tool_parser(model="gpt2")
+    with pytest.raises(ValueError, match="unknown tool-call format 'nope'"):
+        tool_parser("nope")
+    with pytest.raises(ValueError, match="needs a format name or a model id"):
+        tool_parser()
