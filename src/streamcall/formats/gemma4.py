@@ -36,7 +36,7 @@ the same way and releases the rest as text; a header that never completes is tex
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
@@ -52,7 +52,6 @@ _HEADER = re.compile(r"\s*call:\s*([^\s{}<>,]+)\s*\{")
 # What a header may look like while it is still being written.
 _HEADER_PREFIX = re.compile(r"\s*(?:c(?:a(?:l(?:l(?::\s*[^\s{}<>,]*\s*)?)?)?)?)?")
 _WS = re.compile(r"\s*")
-_SCALAR_END = re.compile(r"[,}\]]|<tool_call\|>")
 _KEY_END = re.compile(r"[:{}\[\],<]")
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _JSON_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
@@ -64,7 +63,7 @@ _TEXT, _HEADER_MODE, _ARGS, _CLOSE = 0, 1, 2, 3
 _KEY, _VALUE, _AFTER, _STRING, _SCALAR, _QKEY = 0, 1, 2, 3, 4, 5
 
 
-def gemma_value(value: Any) -> str:
+def gemma_value(value: Any, quote: str = QUOTE) -> str:
     """Render a JSON value in Gemma 4 syntax (bare keys, ``<|"|>`` strings)."""
     if value is None:
         return "null"
@@ -73,10 +72,10 @@ def gemma_value(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        return QUOTE + value + QUOTE
+        return quote + value + quote
     if isinstance(value, list):
-        return "[" + ",".join(gemma_value(v) for v in value) + "]"
-    return "{" + ",".join(f"{k}:{gemma_value(v)}" for k, v in value.items()) + "}"
+        return "[" + ",".join(gemma_value(v, quote) for v in value) + "]"
+    return "{" + ",".join(f"{k}:{gemma_value(v, quote)}" for k, v in value.items()) + "}"
 
 
 def gemma_scalar(text: str) -> str:
@@ -114,16 +113,25 @@ class GemmaFourParser(ToolParser):
         "emitted early (vLLM #39114, #38946)."
     )
 
+    # The markup, as class attributes so that a sibling grammar (FunctionGemma's
+    # ``<start_function_call>`` ... ``<escape>``) is a subclass that sets only these.
+    START: ClassVar[str] = START
+    END: ClassVar[str] = END
+    QUOTE: ClassVar[str] = QUOTE
+    #: a member that starts right after a value, with no ``,`` between, is accepted
+    IMPLIED_COMMA: ClassVar[bool] = False
+
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
-        self._start = MarkerFinder((START,))
+        self._start = MarkerFinder((self.START,))
+        self._scalar_end = re.compile(r"[,}\]]|" + re.escape(self.END))
         self._mode = _TEXT
         self._raw: list[str] = []
         self._new_call()
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
-        return "".join(f"{START}call:{n}{gemma_value(a)}{END}" for n, a in calls)
+        return "".join(f"{cls.START}call:{n}{gemma_value(a, cls.QUOTE)}{cls.END}" for n, a in calls)
 
     def _new_call(self) -> None:
         self._index = -1
@@ -197,7 +205,7 @@ class GemmaFourParser(ToolParser):
             mode = self._mode
             if mode == _TEXT:
                 if self._gap is not None:
-                    pos = self._skip_gap(buf, pos, out, (START,), final)
+                    pos = self._skip_gap(buf, pos, out, (self.START,), final)
                     if pos == n:
                         return pos
                 find = self._start.find_final if final else self._start.find
@@ -236,12 +244,12 @@ class GemmaFourParser(ToolParser):
                 if ws == n:
                     self._raw.append(buf[pos:ws])
                     return ws
-                if buf.startswith(END, ws):
+                if buf.startswith(self.END, ws):
                     self._raw = []
                     self._mode = _TEXT
                     self._block_ended()
-                    pos = ws + len(END)
-                elif not final and END.startswith(buf[ws:]):
+                    pos = ws + len(self.END)
+                elif not final and self.END.startswith(buf[ws:]):
                     self._raw.append(buf[pos:ws])
                     return ws
                 else:
@@ -258,18 +266,18 @@ class GemmaFourParser(ToolParser):
         while pos < n and self._mode == _ARGS:
             state = self._state
             if state == _STRING or state == _QKEY:
-                q = buf.find(QUOTE, pos)
+                q = buf.find(self.QUOTE, pos)
                 if q == -1:
                     if state == _QKEY:
                         if final or n - pos > _MAX_KEY:
                             return self._broken(out, pos)
                         return -(pos + 1)
-                    safe = n if final else n - partial_marker_len(buf, (QUOTE,), pos)
+                    safe = n if final else n - partial_marker_len(buf, (self.QUOTE,), pos)
                     if safe > pos:
                         self._emit(out, json_quote(buf[pos:safe])[1:-1])
                     return -(safe + 1) if safe < n else safe
                 if state == _QKEY:
-                    colon = _WS.match(buf, q + len(QUOTE)).end()  # type: ignore[union-attr]
+                    colon = _WS.match(buf, q + len(self.QUOTE)).end()  # type: ignore[union-attr]
                     if colon == n and not final:
                         return -(pos + 1)
                     if not buf.startswith(":", colon):
@@ -280,14 +288,14 @@ class GemmaFourParser(ToolParser):
                     pos = colon + 1
                     continue
                 self._emit(out, json_quote(buf[pos:q])[1:] if q > pos else '"')
-                pos = q + len(QUOTE)
+                pos = q + len(self.QUOTE)
                 self._after_value(out)
                 continue
             if state == _SCALAR:
-                m = _SCALAR_END.search(buf, pos + self._scanned)
+                m = self._scalar_end.search(buf, pos + self._scanned)
                 if m is None:
                     if not final:
-                        hold = partial_marker_len(buf, (END,), pos)
+                        hold = partial_marker_len(buf, (self.END,), pos)
                         self._scanned = n - pos - hold
                         return -(pos + 1)
                     self._value_start(out, gemma_scalar(buf[pos:]))
@@ -301,22 +309,22 @@ class GemmaFourParser(ToolParser):
             pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
             if pos == n:
                 return pos
-            if buf.startswith(END, pos):
+            if buf.startswith(self.END, pos):
                 self._end(out, incomplete=True)
-                return pos + len(END)
+                return pos + len(self.END)
             c = buf[pos]
             if (
                 c == "<"
                 and not final
-                and (END.startswith(buf[pos:]) or QUOTE.startswith(buf[pos:]))
+                and (self.END.startswith(buf[pos:]) or self.QUOTE.startswith(buf[pos:]))
             ):
                 return -(pos + 1)  # a marker cut at the end of the chunk
             if state == _KEY:
                 if c == "}":
                     pos += 1
                     self._close(out)
-                elif buf.startswith(QUOTE, pos):
-                    pos += len(QUOTE)
+                elif buf.startswith(self.QUOTE, pos):
+                    pos += len(self.QUOTE)
                     self._state = _QKEY
                 else:
                     m = _KEY_END.search(buf, pos)
@@ -332,10 +340,10 @@ class GemmaFourParser(ToolParser):
                     self._state = _VALUE
                     pos = m.end()
             elif state == _VALUE:
-                if buf.startswith(QUOTE, pos):
+                if buf.startswith(self.QUOTE, pos):
                     self._value_start(out, '"')
                     self._state = _STRING
-                    pos += len(QUOTE)
+                    pos += len(self.QUOTE)
                 elif c == "{" or c == "[":
                     self._open(out, c)
                     pos += 1
@@ -357,6 +365,8 @@ class GemmaFourParser(ToolParser):
                 elif c == self._stack[-1]:
                     pos += 1
                     self._close(out)
+                elif self.IMPLIED_COMMA and self._stack[-1] == "}" and c not in "{}[]:,":
+                    self._state = _KEY  # the next key, its comma left out
                 else:
                     return self._broken(out, pos)
         return pos
