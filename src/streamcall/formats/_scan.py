@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
+from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
     "ArgsStreamer",
@@ -101,12 +102,18 @@ _STRING_RUN = re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*'
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
 _HIGH_SURROGATE_TAIL = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_scanstring = json.decoder.scanstring  # the C scanner: (text, end, strict) -> (str, end)
 
 
 def json_quote(text: str) -> str:
-    """The JSON string literal for ``text`` (non-ASCII kept as is)."""
-    return json.dumps(text, ensure_ascii=False)
+    """The JSON string literal for ``text`` (non-ASCII kept as is).
+
+    ``json.dumps(text, ensure_ascii=False)`` builds an encoder on every call; this is the C
+    escaper it ends up calling.
+    """
+    return _encode_basestring(text)
+
+
+_encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
 
 
 def _decode_run(run: str) -> str:
