@@ -254,6 +254,7 @@ class XmlParamsParser(ToolParser):
         self._types: frozenset[str] = frozenset()
         self._held: list[str] = []
         self._newline_skipped = False
+        self._gap: list[str] = []
 
     # -- emission ------------------------------------------------------------------------
 
@@ -350,14 +351,21 @@ class XmlParamsParser(ToolParser):
                 pos = m.end()
             elif mode == _CALL:
                 ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                if ws > pos:
+                    self._gap.append(buf[pos:ws])  # text again if junk follows
                 if ws == n:
                     return ws
                 marker = self._marker_at(buf, ws, self._call_markers)
                 if marker is None:
                     if not final and partial_marker_len(buf, self._call_markers, ws) == n - ws:
                         return ws
+                    gap = "".join(self._gap)
                     self._end(out, incomplete=True)
-                    continue  # the junk (from `pos`) is text
+                    if gap:
+                        out.append(Text(gap))
+                    pos = ws
+                    continue  # the junk is text
+                self._gap = []
                 pos = ws + len(marker)
                 if marker == self.CALL_CLOSE:
                     self._end(out, incomplete=False)
@@ -396,10 +404,9 @@ class XmlParamsParser(ToolParser):
         key = m.group("key").strip()
         flag = m.groupdict().get("string")
         plan, types = value_plan(self._props.get(key))
-        if flag == "true":
-            plan, types = STRING, frozenset(("string",))
-        elif flag == "false" and plan in (STRING, NULLABLE_STRING):
-            plan, types = AUTO, frozenset()
+        if plan == AUTO and flag is not None:
+            # DSML's flag types a value the schema does not: a string, or JSON.
+            plan = STRING if flag == "true" else HELD
         self._plan = plan
         self._types = types
         self._held = []

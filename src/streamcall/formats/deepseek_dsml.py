@@ -10,10 +10,11 @@ Grammar (vLLM ``deepseek_v32``, ``deepseek_v4``, ``deepseek_v41``)::
 with ``P`` = ``<｜DSML｜`` and BLOCK = ``function_calls`` (V3.2), ``tool_calls`` (V4);
 V4.1 writes a space after the prefix (``<｜DSML｜ calls>``, ``<｜DSML｜ invoke …>``).
 
-``string="true"`` makes the value a string (streamed while it is written) whatever the
-schema says; ``string="false"`` makes it JSON, typed by the schema when it has a
-non-string type and loaded as JSON otherwise (a string if it does not load). Without
-the flag the schema decides (see ``_xmlparams``). Holds back a partial block marker in
+The tool schema types a value when it knows the key (as vLLM's engine does, so
+``string="true"`` over an integer property still gives a number); otherwise the flag
+does: ``string="true"`` is a string, streamed while it is written, and
+``string="false"`` is JSON, held to its closer (a string if it does not load). Without
+either, the no-schema rule of ``_xmlparams`` applies. Holds back a partial block marker in
 text, a header until its ``>``, and a partial closer inside a value.
 """
 

@@ -17,13 +17,13 @@ drops the wrapper). A missing ``</parameter>`` ends at the next ``<parameter`` o
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from streamcall.formats._xmlparams import XmlParamsParser
 
 
 class QwenCoderParser(XmlParamsParser):
-    names = ("qwen3_coder", "qwen3_xml", "mimo")
+    names: ClassVar[tuple[str, ...]] = ("qwen3_coder", "qwen3_xml", "mimo")
     family = "Qwen3-Coder, Qwen3.5/3.6, Xiaomi MiMo"
     vllm_differences = (
         "Streams string parameters character by character instead of waiting for "
