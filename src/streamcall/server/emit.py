@@ -1,0 +1,151 @@
+"""Events to OpenAI ``chat.completion.chunk`` dicts, and a parsed message to a response.
+
+Sans-IO and free of any server dependency: ``ChunkEmitter.chunks(events)`` turns one batch
+of ``streamcall`` events into the chunk dicts a client of the OpenAI API expects:
+
+- ``Text`` -> ``delta.content``; ``Reasoning`` -> ``delta.reasoning_content``;
+  adjacent deltas of the same kind in one batch are joined into one chunk.
+- ``ToolCallStart`` -> a ``tool_calls`` fragment with ``index``, ``id``, ``type`` and
+  ``function.name`` (and ``arguments: ""``); ``ToolCallArgs`` -> a fragment with only
+  ``index`` and ``function.arguments``, sent as it arrives, before the call ends.
+- ``Finish`` -> an empty delta with ``finish_reason`` (``tool_calls`` once calls were made).
+- ``UsageEvent`` -> a usage chunk (``choices: []``), as OpenAI sends it.
+- ``StreamError`` -> no chunk: kept in ``errors`` for the server to report out of band.
+
+State: the envelope (id, created, model), whether the role and the finish were sent, how
+many calls were made, and the errors seen. Nothing else is held.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from streamcall.chunks import Message
+from streamcall.events import (
+    Event,
+    Finish,
+    Reasoning,
+    StreamError,
+    Text,
+    ToolCallArgs,
+    ToolCallStart,
+    UsageEvent,
+)
+
+__all__ = ["ChunkEmitter", "message_json"]
+
+
+class ChunkEmitter:
+    """One response's chunks: events in, ``chat.completion.chunk`` dicts out."""
+
+    __slots__ = ("calls", "created", "errors", "finished", "id", "model", "role_sent")
+
+    def __init__(self, completion_id: str, model: str, created: int | None = None) -> None:
+        self.id = completion_id
+        self.model = model
+        self.created = int(time.time()) if created is None else created
+        self.role_sent = False
+        self.finished = False
+        self.calls = 0
+        self.errors: list[StreamError] = []
+
+    def _chunk(self, delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "object": "chat.completion.chunk",
+            "created": self.created,
+            "model": self.model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+        }
+
+    def start(self) -> dict[str, Any]:
+        """The first chunk: the assistant role, no content yet."""
+        self.role_sent = True
+        return self._chunk({"role": "assistant", "content": ""})
+
+    def chunks(self, events: list[Event]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        delta: dict[str, Any] | None = None  # the open chunk's delta, while it can grow
+        kind = ""
+        for ev in events:
+            if isinstance(ev, Text | Reasoning):
+                key = "content" if isinstance(ev, Text) else "reasoning_content"
+                if delta is not None and kind == key:
+                    delta[key] += ev.text
+                else:
+                    delta = {key: ev.text}
+                    kind = key
+                    out.append(self._chunk(delta))
+            elif isinstance(ev, ToolCallStart):
+                self.calls += 1
+                fragment = {
+                    "index": ev.index,
+                    "id": ev.id,
+                    "type": "function",
+                    "function": {"name": ev.name, "arguments": ""},
+                }
+                delta = {"tool_calls": [fragment]}
+                kind = f"call{ev.index}"
+                out.append(self._chunk(delta))
+            elif isinstance(ev, ToolCallArgs):
+                if delta is not None and kind == f"call{ev.index}":
+                    delta["tool_calls"][0]["function"]["arguments"] += ev.delta
+                else:
+                    fragment = {"index": ev.index, "function": {"arguments": ev.delta}}
+                    delta = {"tool_calls": [fragment]}
+                    kind = f"call{ev.index}"
+                    out.append(self._chunk(delta))
+            elif isinstance(ev, Finish):
+                if ev.choice != 0 or self.finished:
+                    continue
+                out.append(self._chunk({}, self.finish_reason(ev.reason)))
+                self.finished = True
+                delta, kind = None, ""
+            elif isinstance(ev, UsageEvent):
+                out.append(
+                    {
+                        "id": self.id,
+                        "object": "chat.completion.chunk",
+                        "created": self.created,
+                        "model": self.model,
+                        "choices": [],
+                        "usage": {
+                            "prompt_tokens": ev.prompt_tokens,
+                            "completion_tokens": ev.completion_tokens,
+                            "total_tokens": ev.total_tokens,
+                        },
+                    }
+                )
+                delta, kind = None, ""
+            elif isinstance(ev, StreamError):
+                self.errors.append(ev)
+            # ToolCallEnd needs no chunk: the arguments were all sent as they arrived
+        return out
+
+    def finish_reason(self, reason: str | None) -> str:
+        if self.calls and reason in (None, "stop"):
+            return "tool_calls"
+        return reason or "stop"
+
+    def final(self, reason: str | None = None) -> dict[str, Any]:
+        """A finish chunk, for a stream whose upstream never sent a finish reason."""
+        self.finished = True
+        return self._chunk({}, self.finish_reason(reason))
+
+
+def message_json(message: Message) -> dict[str, Any]:
+    """A parsed ``Message`` as the ``message`` of a ``chat.completion`` choice."""
+    out: dict[str, Any] = {"role": "assistant", "content": message.content or None}
+    if message.reasoning:
+        out["reasoning_content"] = message.reasoning
+    if message.tool_calls:
+        out["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments},
+            }
+            for call in message.tool_calls
+        ]
+    return out
