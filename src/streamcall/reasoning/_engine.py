@@ -131,11 +131,12 @@ class _Finder:
     """First of several markers; a match that a longer marker could still override, or a
     partial marker at the end of the buffer, is held back."""
 
-    __slots__ = ("markers", "regex")
+    __slots__ = ("longest", "markers", "regex")
 
     def __init__(self, markers: tuple[str, ...]) -> None:
         self.markers = tuple(sorted(set(markers), key=len, reverse=True))
         self.regex = _alternation(self.markers)
+        self.longest = len(self.markers[0]) if self.markers else 0
 
     def find(self, buf: str, pos: int, final: bool) -> tuple[int, int, str | None]:
         """``(text_end, resume, marker)``, as ``MarkerFinder.find``; ``marker`` is None
@@ -146,6 +147,8 @@ class _Finder:
             if m is None:
                 return n, n, None
             return m.start(), m.end(), m.group()
+        if m is not None and m.start() + self.longest < n:
+            return m.start(), m.end(), m.group()  # no longer marker can still overlap it
         held = partial_marker_len(buf, self.markers, pos)
         if m is None:
             return n - held, n - held, None
