@@ -62,12 +62,8 @@ def _model_text_parser(
 ) -> TextParser | None:
     if format is None and model is None and reasoning is None:
         return None
-    try:
-        from streamcall.output import output_parser  # type: ignore[import-not-found]
-    except ImportError:  # TEMPORARY until the reasoning layer lands
-        from streamcall.formats.registry import tool_parser
+    from streamcall.output import output_parser
 
-        return tool_parser(format, model=model, tools=tools, id_prefix=id_prefix)
     parser: TextParser = output_parser(
         model, tools=tools, tool_format=format, reasoning_format=reasoning, id_prefix=id_prefix
     )
