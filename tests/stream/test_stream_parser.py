@@ -218,3 +218,25 @@ def test_structured_quirks_missing_index_and_first_index_one() -> None:
         ("f", '{"x":1}'),
         ("g", "{}"),
     ]
+
+
+def test_reasoning_and_tool_calls_from_raw_text() -> None:
+    stream = b"".join(
+        [
+            chunk(content="<think>The user wants"),
+            chunk(content=" the weather.</think>\n\n<tool_call>\n"),
+            chunk(content='{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>'),
+            chunk(finish_reason="stop"),
+            b"data: [DONE]\n\n",
+        ]
+    )
+    for pieces in ([stream], [stream[i : i + 5] for i in range(0, len(stream), 5)]):
+        parser = StreamParser("hermes", reasoning="qwen3")
+        run_bytes(parser, pieces)
+        msg = parser.message
+        assert msg.reasoning == "The user wants the weather."
+        assert msg.content.strip() == ""
+        assert [(c.name, json.loads(c.arguments)) for c in msg.tool_calls] == [
+            ("get_weather", {"city": "Oslo"})
+        ]
+        assert msg.finish_reason == "tool_calls"
