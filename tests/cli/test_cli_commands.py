@@ -179,7 +179,7 @@ def test_examples_and_bench_list(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_input_is_one_clear_line(
     capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
 ) -> None:
-    code, out, err = _run(capsys, *argv)
+    code, _out, err = _run(capsys, *argv)
     assert code == 2
     assert needle in err and "Traceback" not in err
     assert err.startswith("streamcall: error: ")
