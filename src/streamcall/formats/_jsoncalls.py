@@ -20,6 +20,23 @@ What it holds back:
 - in OBJECT, a key or name string not yet closed (capped at ``MAX_HEAD`` characters), and
   the arguments' last token if it may still grow (a number, ``tru``, a cut escape).
 
+Options for the formats that need them (all off by default):
+
+- ``BARE``: JSON written with no start marker. ``BARE_AT_START``: a ``{`` (or ``[``
+  with ``ARRAY``) as the first non-blank character of the output opens a block (Granite
+  3.x). ``BARE_ANYWHERE``: a ``{`` anywhere in text opens a tentative block (Llama 3 JSON).
+  A bare block must look like a call from its first key on (a name or arguments key) and
+  must carry arguments; otherwise it is text, so prose such as ``{x}`` or a quoted
+  ``{"query": ...}`` stays text, and the engine holds at most one key before deciding.
+- ``NAME_AS_KEY``: ``{"fname": {args}}`` (Apertus): the first key is the function name and
+  its value the arguments.
+- ``REPEAT_START``: a START marker may reappear between the calls of one block
+  (``<function_call> {...} <function_call> {...}``, Granite 20B FC).
+- ``ENDS``: a per-start end marker, for formats with several wrappings (xLAM:
+  ``<tool_call>...</tool_call>``, a ```` ```json ```` fence ...); ``END`` otherwise.
+- ``REARM``: text markers after which a bare block may start again, as at the start of
+  the output (xLAM's JSON after ``</think>``). The marker itself stays text.
+
 A call starts (``ToolCallStart``) once its name is known and its arguments have shown a
 valid first character, so a call whose arguments turn out to be ``42`` never starts and
 degrades to text whole. Arguments written before the name are held until the name comes.
@@ -44,7 +61,9 @@ from streamcall.formats._scan import (
     partial_marker_len,
 )
 
-__all__ = ["JsonCallsParser"]
+__all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser"]
+
+BARE_AT_START, BARE_ANYWHERE = 1, 2
 
 _WS = re.compile(r"[ \t\n\r]*")
 _KEY_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -67,10 +86,21 @@ class JsonCallsParser(ToolParser):
     ARRAY: ClassVar[bool] = True
     SEPARATORS: ClassVar[str] = ",;"
     MAX_HEAD: ClassVar[int] = 4096
+    BARE: ClassVar[int] = 0
+    NAME_AS_KEY: ClassVar[bool] = False
+    REPEAT_START: ClassVar[bool] = False
+    ENDS: ClassVar[dict[str, str | None]] = {}
+    REARM: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
-        self._start_finder = MarkerFinder(self.START)
+        starts = self.START + self.REARM
+        if self.BARE == BARE_ANYWHERE:
+            starts += ("{",)
+        self._start_finder = MarkerFinder(starts)
+        self._end = self.END  # the end marker of the open block
+        self._at_start = self.BARE == BARE_AT_START  # only blank text seen so far
+        self._bare_block = False  # the open block had no start marker
         self._mode = _TEXT
         self._raw: list[str] = []  # consumed text that degrades to Text if the block fails
         self._block_calls = 0
@@ -99,9 +129,20 @@ class JsonCallsParser(ToolParser):
             mode = self._mode
             if mode == _TEXT:
                 if self._gap is not None:
-                    pos = self._skip_gap(buf, pos, out, self.START, final)
+                    pos = self._skip_gap(buf, pos, out, self._start_finder.markers, final)
                     if pos == n:
                         return pos
+                if self._at_start:
+                    ws_end = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                    if ws_end > pos:
+                        out.append(Text(buf[pos:ws_end]))
+                        pos = ws_end
+                    if pos == n:
+                        return pos
+                    self._at_start = False
+                    if buf[pos] == "{" or (self.ARRAY and buf[pos] == "["):
+                        self._open_block([], bare=True)
+                        continue
                 end, resume, marker = (
                     self._start_finder.find_final(buf, pos)
                     if final
@@ -111,10 +152,17 @@ class JsonCallsParser(ToolParser):
                     out.append(Text(buf[pos:end]))
                 if marker is None:
                     return end
-                self._raw = [marker]
-                self._block_calls = 0
-                self._in_array = False
-                self._mode = _BODY
+                if marker == "{" and self.BARE == BARE_ANYWHERE:
+                    self._open_block([], bare=True)
+                    pos = end
+                    continue
+                if marker in self.REARM:
+                    out.append(Text(marker))
+                    self._at_start = True
+                    pos = resume
+                    continue
+                self._open_block([marker], bare=False)
+                self._end = self.ENDS.get(marker, self.END)
                 pos = resume
             elif mode == _BODY:
                 pos = self._body(buf, pos, out, final)
@@ -125,6 +173,19 @@ class JsonCallsParser(ToolParser):
                 if pos < 0:
                     return -pos - 1
         return pos
+
+    def _open_block(self, raw: list[str], *, bare: bool) -> None:
+        """Enter a block; ``raw`` is the markup consumed so far (text if the block fails).
+
+        Also the way in for a parser that recognised the start marker itself and hands
+        the rest of the block to this engine (Mistral's pre-v11 list form).
+        """
+        self._raw = raw
+        self._block_calls = 0
+        self._in_array = False
+        self._bare_block = bare
+        self._end = self.END
+        self._mode = _BODY
 
     # -- between calls -------------------------------------------------------------------
 
@@ -138,7 +199,7 @@ class JsonCallsParser(ToolParser):
         if pos == n:
             return pos
         c = buf[pos]
-        end_marker = self.END
+        end_marker = self._end
         if c == "{":
             self._raw.append("{")
             self._reset_object()
@@ -159,6 +220,13 @@ class JsonCallsParser(ToolParser):
         if self._block_calls and c in self.SEPARATORS:
             self._raw.append(c)
             return pos + 1
+        if self.REPEAT_START and self._block_calls and not self._in_array:
+            for marker in self.START:
+                if buf.startswith(marker, pos):
+                    self._raw.append(marker)
+                    return pos + len(marker)
+            if not final and partial_marker_len(buf, self.START, pos) == n - pos:
+                return -(pos + 1)
         if end_marker is not None:
             if buf.startswith(end_marker, pos):
                 if self._block_calls == 0:
@@ -253,7 +321,17 @@ class JsonCallsParser(ToolParser):
                 key = _LENIENT.decode(m.group())
                 raw.append(m.group())
                 pos = m.end()
-                if key in self.NAME_KEYS and self._name is None:
+                if (
+                    self._bare_block
+                    and sub == _O_KEY_OR_CLOSE
+                    and key not in self.NAME_KEYS
+                    and key not in self.ARGS_KEYS
+                ):
+                    return self._broken(buf, pos, out)
+                if self.NAME_AS_KEY and self._name is None:
+                    self._name = key
+                    self._key_role = 2
+                elif key in self.NAME_KEYS and self._name is None:
                     self._key_role = 1
                 elif key in self.ARGS_KEYS and not self._args_seen:
                     self._key_role = 2
@@ -395,7 +473,7 @@ class JsonCallsParser(ToolParser):
 
     def _close_call(self, out: list[Event]) -> bool:
         """The object closed. False if it was not a call (no name)."""
-        if self._name is None:
+        if self._name is None or (self._bare_block and self._args is None):
             return False
         self._begin(out)
         args = self._args
@@ -466,7 +544,7 @@ class JsonCallsParser(ToolParser):
             self._raw = []
             return
         # an object still open
-        if self._name is None:
+        if self._name is None or (self._bare_block and self._args is None):
             self._raw.append(rest)
             self._degrade(out)
             return
