@@ -95,7 +95,10 @@ def test_render_then_parse_in_any_chunking(
     for name, args in call_list:
         by_name.setdefault(name, {}).update(args)
     call_list = [(name, by_name[name]) for name, _ in call_list]
-    text = before + parser_class(fmt).render(call_list)
+    rendered = parser_class(fmt).render(call_list)
+    # A format whose calls must be the whole output (``pythonic``) has text only after them.
+    whole = getattr(parser_class(fmt), "WHOLE_OUTPUT", False)
+    text = rendered + "\n" + before if whole and before else before + rendered
     items = check_format(fmt, text, data, tools=schema_for(call_list))
     content, got = summary(items)
     assert content.strip() == before.strip()

@@ -1,0 +1,771 @@
+"""The pythonic family engine: calls written as Python, converted to JSON while they stream.
+
+Grammar (class attributes choose the block markup)::
+
+    output := text* (block text*)*
+    block  := START ws* ( '[' calls? ']' | calls ) ws* END?      # marker formats
+            | ^ ws* '[' calls ']'                               # LIST_AT_START formats
+    calls  := call (ws* ','? ws* call)* (ws* ',')?              # ws may be a newline (olmo3)
+    call   := NAME ws* '(' ( arg (',' arg)* ','? )? ')'         # NAME := ident ('.' ident)*
+    arg    := IDENT '=' value | value                           # a positional value: below
+    value  := string | number | True | False | None             # + true/false/null when
+            | '[' values ']' | '(' values ')'                   #   JSON_LITERALS (olmo3)
+            | '{' (key ':' value (',' key ':' value)*)? '}'     # dict
+            | '{' values '}'                                    # set
+
+Conversion to JSON: ``True``/``False``/``None`` become ``true``/``false``/``null``; lists,
+tuples and sets become arrays (``(x)`` without a comma is read as a one-element array);
+dict keys that are numbers, booleans or ``None`` become strings, as ``json.dumps`` writes
+them. Numbers: a JSON number is kept as written (``1e999`` too); otherwise Python's
+``1_000``, ``0x1F``, ``0o7``, ``0b1``, ``07`` (leading zeros, vLLM #lfm2), ``1.``,
+``.5`` and ``+1`` are normalised. Strings: single, double and triple quotes; prefixes
+``r``, ``b``, ``u``, ``f`` (and ``br``/``rb``/``fr``/``rf``; an f-string is taken
+literally). Escapes: ``\\\\ \\' \\" \\a \\b \\f \\n \\r \\t \\v``, octal ``\\ooo``,
+``\\xhh``, ``\\uXXXX``, ``\\UXXXXXXXX`` and ``\\N{NAME}`` (not in bytes), a backslash
+before a newline (a line continuation); an unknown escape keeps its backslash, as Python
+does. A surrogate pair written as two ``\\u`` escapes is joined; a lone surrogate becomes
+U+FFFD. Raw newlines and control characters inside a string are accepted (vLLM's lfm2
+tests expect it) and escaped in the JSON.
+
+A positional argument has no name. With ``tools`` given it takes the name of the schema
+parameter at its position (``properties`` order); without, it is keyed ``"_0"``,
+``"_1"``, ... by position.
+
+Quotes inside strings: a closing quote is taken as the end of the string only if what
+follows can continue the call (``,``, ``:`` after a dict key, the closers of the open
+containers, then ``]``, an end marker or the next call). Otherwise it is content, so
+``command='sed -n '1,9p' f.py'`` reads as one string (vLLM's lfm2 suite). The check looks
+at most 256 characters ahead; valid Python always closes at the first unescaped quote.
+
+Modes: AT_START (only leading whitespace seen) -> TEXT (looking for START) -> HEAD (a call
+name up to its ``(``) -> ARGS (the literal scanner; sub-states ARG, VALUE, AFTER, DKEY,
+STRING, SCALAR; a stack of open containers) -> BETWEEN (after a call: a separator, the
+next call, ``]`` or END) -> AFTER_LIST (``]`` read; END may follow). Formats without START
+markers go to PASS (everything is text) once the first block is over or did not begin.
+
+Emission: every emitted piece is final, so any prefix of the deltas is a prefix of the
+final JSON. Keys are emitted at their ``=`` or ``:``; a ``,`` is emitted with the next
+member, so trailing commas vanish; a string streams as its body arrives; a bare scalar is
+held until its terminator. A ``{`` is a dict or a set: its first element is held until the
+``:`` or ``,`` after it says which.
+
+What it holds back: a partial START or END marker; the header until its ``(`` (at most
+``MAX_HEAD`` characters); a keyword name until its ``=`` (``MAX_HEAD``); a scalar until its
+terminator (scanned once: the scan offset is remembered); inside a string a cut escape
+(at most ``\\N{`` plus 100 characters) or a high surrogate escape, and a candidate closing
+quote with the text the check above needs. Malformed input in a call closes its JSON and
+ends it ``incomplete``; the rest is text. A block that breaks before its first call is
+released as text, whole.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from typing import Any, ClassVar
+
+from streamcall.events import Event, Text, ToolCallArgs
+from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._scan import MarkerFinder, json_quote
+
+__all__ = ["PythonicCallsParser", "py_literal"]
+
+_WS = re.compile(r"\s*")
+_CALL_HEAD = re.compile(r"([^\W\d]\w*(?:\.[^\W\d]\w*)*)\s*\(")
+_CALL_HEAD_PREFIX = re.compile(r"(?:[^\W\d]\w*(?:\.(?:[^\W\d]\w*)?)*\s*)?")
+_KWARG = re.compile(r"([^\W\d]\w*)\s*=(?=[^=])")
+_KWARG_AT_END = re.compile(r"([^\W\d]\w*)\s*=\Z")
+_KWARG_PREFIX = re.compile(r"[^\W\d]\w*\s*=?")
+_SCALAR_RUN = re.compile(r"[\w.+\-]*")
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_PY_NUMBER = re.compile(
+    r"[+-]?(?:(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?"
+    r"|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+)"
+)
+_DECIMAL_INT = re.compile(r"-?\d+")
+_PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
+_LITERALS = {"True": "true", "False": "false", "None": "null"}
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
+
+# A run of string body whose escapes are all complete. An escape counts as complete when
+# what follows it decides it: ``\x4`` at the end of the buffer may still grow, ``\x4g`` is
+# an (invalid, literal) escape. The run stops at a quote character, at a cut escape, or
+# at the end of the buffer.
+_ESC_STR = (
+    r"x[0-9a-fA-F]{2}|x(?=[0-9a-fA-F]?[^0-9a-fA-F])"
+    r"|u[0-9a-fA-F]{4}|u(?=[0-9a-fA-F]{0,3}[^0-9a-fA-F])"
+    r"|U[0-9a-fA-F]{8}|U(?=[0-9a-fA-F]{0,7}[^0-9a-fA-F])"
+    r"|N\{[^{}\n]{1,100}\}|N(?=[^{])|N(?=\{(?:[^{}\n]{0,100}[{}\n]|[^{}\n]{101}))"
+    r"|[0-7]{3}|[0-7]{1,2}(?=[^0-7])|\r\n|\r(?=[^\n])|[^xuUN0-7\r]"
+)
+_ESC_BYTES = (
+    r"x[0-9a-fA-F]{2}|x(?=[0-9a-fA-F]?[^0-9a-fA-F])"
+    r"|[0-7]{3}|[0-7]{1,2}(?=[^0-7])|\r\n|\r(?=[^\n])|[^x0-7\r]"
+)
+
+
+def _run_re(quote: str, esc: str | None) -> re.Pattern[str]:
+    q = re.escape(quote)
+    if esc is None:  # raw: a backslash keeps the next character (and hides a quote)
+        return re.compile(rf"[^{q}\\]*(?:\\[\s\S][^{q}\\]*)*")
+    return re.compile(rf"[^{q}\\]*(?:\\(?:{esc})[^{q}\\]*)*")
+
+
+# (quote char, kind) -> run regex; kind 0 str, 1 bytes, 2 raw
+_RUNS = {
+    (q, kind): _run_re(q, (_ESC_STR, _ESC_BYTES, None)[kind]) for q in "'\"" for kind in (0, 1, 2)
+}
+_UNESCAPE_STR = re.compile(
+    r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^{}\n]{1,100}\}|[0-7]{1,3}|\r\n|[\s\S])"
+)
+_UNESCAPE_BYTES = re.compile(r"\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|\r\n|[\s\S])")
+_SIMPLE_ESCAPES = {
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\x07",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\x0b",
+    "\n": "",
+    "\r\n": "",
+    "\r": "",
+}
+
+
+def _unescape_one(m: re.Match[str]) -> str:
+    e = m.group(1)
+    simple = _SIMPLE_ESCAPES.get(e)
+    if simple is not None:
+        return simple
+    c = e[0]
+    if c == "x" and len(e) == 3:
+        return chr(int(e[1:], 16))
+    if (c == "u" and len(e) == 5) or (c == "U" and len(e) == 9):
+        code = int(e[1:], 16)
+        return chr(code) if code <= 0x10FFFF else m.group()
+    if c == "N" and len(e) > 1:
+        try:
+            return unicodedata.lookup(e[2:-1])
+        except KeyError:
+            return m.group()
+    if "0" <= c <= "7":
+        return chr(int(e, 8))
+    return m.group()  # an unknown escape keeps its backslash
+
+
+def _decode(run: str, kind: int) -> str:
+    if kind == 2 or "\\" not in run:
+        text = run
+    else:
+        text = (_UNESCAPE_STR if kind == 0 else _UNESCAPE_BYTES).sub(_unescape_one, run)
+    if _LONE_SURROGATE.search(text) is not None:
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
+def py_literal(value: Any) -> str:
+    """A JSON value written as a Python literal (what a pythonic model writes)."""
+    if value is None:
+        return "None"
+    if value is True or value is False:
+        return "True" if value else "False"
+    if isinstance(value, int | float | str):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    return "{" + ", ".join(f"{k!r}: {py_literal(v)}" for k, v in value.items()) + "}"
+
+
+def py_call(name: str, args: dict[str, Any]) -> str:
+    return f"{name}(" + ", ".join(f"{k}={py_literal(v)}" for k, v in args.items()) + ")"
+
+
+# modes
+_AT_START, _TEXT, _HEAD, _ARGS, _BETWEEN, _AFTER_LIST, _PASS = range(7)
+# argument sub-states
+_ARG, _VALUE, _AFTER, _DKEY, _STRING, _SCALAR = range(6)
+# containers
+_CALL, _LIST, _TUPLE, _DICT, _SET, _BRACE = range(6)  # _BRACE: '{' not yet dict or set
+_SOURCE_CLOSER = (")", "]", ")", "}", "}", "}")
+_JSON_CLOSER = ("}", "]", "]", "}", "]", "}")
+_LOOKAHEAD = 256
+
+
+class PythonicCallsParser(ToolParser):
+    """Configurable parser for the pythonic tool-call formats."""
+
+    START: ClassVar[tuple[str, ...]] = ()
+    END: ClassVar[str | None] = None
+    #: a '[' at the very start of the output (after whitespace) opens a block
+    LIST_AT_START: ClassVar[bool] = False
+    #: JSON's true/false/null are accepted as well as Python's True/False/None
+    JSON_LITERALS: ClassVar[bool] = False
+    #: the calls must be the whole output (no START markers): text around them is text
+    WHOLE_OUTPUT: ClassVar[bool] = False
+    MAX_HEAD: ClassVar[int] = 256
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        self._start_finder = MarkerFinder(self.START) if self.START else None
+        self._mode = _AT_START
+        self._raw: list[str] = []  # block text since its start or its last call
+        self._bracketed = False
+        self._block_calls = 0
+        self._sep = False
+        self._new_call()
+
+    def _new_call(self) -> None:
+        self._index = -1
+        self._parts: list[str] = []
+        self._state = _ARG
+        self._kinds: list[int] = []
+        self._counts: list[int] = []
+        self._after_key = False  # a key and its ':' were emitted; its value has not started
+        self._in_key = False  # reading a dict key (or it ended and its ':' is due)
+        self._pending: list[str] | None = None  # the first element of an undecided '{'
+        self._quote = ""
+        self._str_kind = 0  # 0 str, 1 bytes, 2 raw
+        self._scanned = 0
+        self._positional = 0
+        self._params: list[str] = []
+
+    # -- emission ------------------------------------------------------------------------
+
+    def _emit(self, out: list[Event], text: str) -> None:
+        if not text:
+            return
+        if self._pending is not None:
+            self._pending.append(text)
+            return
+        self._parts.append(text)
+        out.append(ToolCallArgs(self._index, text))
+
+    def _value_begin(self, out: list[Event], text: str) -> None:
+        """Emit the start of a value (or of a key), with the comma it needs."""
+        if self._after_key:
+            self._after_key = False
+        else:
+            counts = self._counts
+            if counts[-1]:
+                text = "," + text
+            counts[-1] += 1
+        self._emit(out, text)
+
+    def _key(self, out: list[Event], name: str) -> None:
+        self._value_begin(out, json_quote(name) + ":")
+        self._after_key = True
+        self._state = _VALUE
+
+    def _open(self, out: list[Event], kind: int) -> None:
+        if self._kinds[-1] == _BRACE:
+            self._decide_set(out)
+        if kind == _BRACE:
+            self._value_begin(out, "")  # the comma now; '{' or '[' once it is known
+            self._pending = []
+        else:
+            self._value_begin(out, "[")
+        self._kinds.append(kind)
+        self._counts.append(0)
+        self._state = _VALUE
+
+    def _close(self, out: list[Event]) -> None:
+        kind = self._kinds.pop()
+        self._counts.pop()
+        if kind == _BRACE:  # '{}': an empty dict
+            self._pending = None
+            self._emit(out, "{}")
+        else:
+            self._emit(out, _JSON_CLOSER[kind])
+        if kind == _CALL:
+            self._end(out, incomplete=False)
+        else:
+            self._state = _AFTER
+
+    def _decide_set(self, out: list[Event]) -> None:
+        first = "".join(self._pending or ())
+        self._pending = None
+        self._kinds[-1] = _SET
+        self._emit(out, "[" + first)
+
+    def _decide_dict(self, out: list[Event]) -> None:
+        key = "".join(self._pending or ())
+        self._pending = None
+        self._kinds[-1] = _DICT
+        if not key.startswith('"'):
+            key = json_quote(key)
+        self._emit(out, "{" + key + ":")
+
+    def _scalar_json(self, tok: str) -> str | None:
+        lit = _LITERALS.get(tok)
+        if lit is not None:
+            return lit
+        if self.JSON_LITERALS and tok in ("true", "false", "null"):
+            return tok
+        if _JSON_NUMBER.fullmatch(tok):
+            return tok
+        if not _PY_NUMBER.fullmatch(tok):
+            return None
+        t = tok.replace("_", "").lstrip("+")
+        if _DECIMAL_INT.fullmatch(t):
+            return str(int(t))
+        if t.lstrip("-")[:2].lower() in ("0x", "0o", "0b"):
+            try:
+                return str(int(t, 0))
+            except ValueError:
+                return None
+        try:
+            value = float(t)
+        except ValueError:
+            return None
+        return repr(value) if math.isfinite(value) else None
+
+    def _end(self, out: list[Event], incomplete: bool) -> None:
+        if incomplete:
+            self._emit_closing(out)
+        self._end_call(out, self._index, "".join(self._parts), incomplete)
+        self._block_calls += 1
+        self._raw = []
+        self._sep = False
+        self._mode = _BETWEEN
+
+    def _emit_closing(self, out: list[Event]) -> None:
+        tail = []
+        in_string = self._state == _STRING
+        if self._pending is not None:
+            first = "".join(self._pending) + ('"' if in_string else "")
+            self._pending = None
+            if first:
+                self._kinds[-1] = _SET
+                tail.append("[" + first)
+            else:
+                self._kinds[-1] = _DICT
+                tail.append("{")
+        elif in_string:
+            tail.append('":null' if self._in_key else '"')
+        elif self._in_key and self._state == _AFTER:
+            tail.append(":null")
+        elif self._after_key:
+            tail.append("null")
+        tail.extend(_JSON_CLOSER[k] for k in reversed(self._kinds))
+        self._kinds = []
+        self._emit(out, "".join(tail))
+
+    def _broken(self, out: list[Event], pos: int) -> int:
+        """Malformed markup inside a call: close it; the rest is text."""
+        self._end(out, incomplete=True)
+        self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
+        return pos
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        while pos < n:
+            mode = self._mode
+            if mode == _ARGS:
+                pos = self._args(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+            elif mode == _TEXT:
+                if self._gap is not None:
+                    pos = self._skip_gap(buf, pos, out, self.START, final)
+                    if pos == n:
+                        return pos
+                finder = self._start_finder
+                if finder is None:
+                    self._mode = _PASS
+                    continue
+                end, resume, marker = (
+                    finder.find_final(buf, pos) if final else finder.find(buf, pos)
+                )
+                if end > pos:
+                    out.append(Text(buf[pos:end]))
+                if marker is None:
+                    return end
+                self._open_block(marker, bracketed=False)
+                pos = resume
+            elif mode == _PASS:
+                out.append(Text(buf[pos:] if pos else buf))
+                return n
+            elif mode == _AT_START:
+                ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                if ws > pos:
+                    out.append(Text(buf[pos:ws]))
+                    pos = ws
+                if pos == n:
+                    return n
+                if self.LIST_AT_START and buf[pos] == "[":
+                    self._open_block("[", bracketed=True)
+                    pos += 1
+                else:
+                    self._mode = _TEXT
+            elif mode == _HEAD:
+                pos = self._head(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+            elif mode == _BETWEEN:
+                pos = self._between(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+            else:  # _AFTER_LIST: ']' read; the end marker may follow
+                end_marker = self.END
+                assert end_marker is not None
+                ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                if ws > pos:
+                    self._raw.append(buf[pos:ws])
+                    pos = ws
+                if pos == n:
+                    return n
+                self._mode = _TEXT
+                self._block_ended()
+                if buf.startswith(end_marker, pos):
+                    pos += len(end_marker)
+                elif not final and end_marker.startswith(buf[pos:]):
+                    self._mode = _AFTER_LIST
+                    self._gap = None
+                    return pos
+                else:  # no end marker: the whitespace is the gap after the block
+                    gap = self._gap
+                    assert gap is not None
+                    gap.extend(self._raw)
+                self._raw = []
+        return pos
+
+    def _open_block(self, opener: str, bracketed: bool) -> None:
+        self._raw = [opener]
+        self._bracketed = bracketed
+        self._block_calls = 0
+        self._sep = False
+        self._mode = _HEAD
+
+    def _end_block(self, out: list[Event]) -> None:
+        """The block ends here without its closing markup: what it held back is text."""
+        if self._raw:
+            out.append(Text("".join(self._raw)))
+            self._raw = []
+        self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
+
+    def _head(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """A call name up to its '('. Returns the new position or ``-(pos + 1)`` to hold."""
+        n = len(buf)
+        ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            self._raw.append(buf[pos:ws])
+            pos = ws
+        if ws == n:
+            return n
+        c = buf[ws]
+        end_marker = self.END
+        if c == "[" and not self._bracketed and self._block_calls == 0:
+            self._bracketed = True
+            self._raw.append(buf[pos : ws + 1])
+            return ws + 1
+        if c == "]" and self._bracketed and self._block_calls:  # '[f(), ]'
+            self._raw.append(buf[pos : ws + 1])
+            return self._list_closed(ws + 1)
+        if end_marker is not None and self._block_calls and buf.startswith(end_marker, ws):
+            self._raw = []
+            self._mode = _TEXT
+            self._block_ended()
+            return ws + len(end_marker)
+        m = _CALL_HEAD.match(buf, ws)
+        if m is None:
+            viable = _CALL_HEAD_PREFIX.match(buf, ws).end() == n  # type: ignore[union-attr]
+            if end_marker is not None and c == "<":
+                viable = end_marker.startswith(buf[ws:])
+            if viable and not final and n - pos <= self.MAX_HEAD:
+                return -(pos + 1)
+            self._end_block(out)
+            return pos
+        self._raw = []
+        self._new_call()
+        name = m.group(1)
+        self._index = self._start_call(out, name)
+        self._params = list(self._param_types(name))
+        self._kinds = [_CALL]
+        self._counts = [0]
+        self._emit(out, "{")
+        self._state = _ARG
+        self._mode = _ARGS
+        return m.end()
+
+    def _list_closed(self, pos: int) -> int:
+        if self.END is None:
+            self._raw = []
+            self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
+        else:
+            self._mode = _AFTER_LIST
+        return pos
+
+    def _between(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws == n:
+            self._raw.append(buf[pos:])
+            return n
+        c = buf[ws]
+        end_marker = self.END
+        if c == "," and not self._sep:
+            self._sep = True
+            self._raw.append(buf[pos : ws + 1])
+            return ws + 1
+        if c == "]" and self._bracketed:
+            self._raw.append(buf[pos : ws + 1])
+            return self._list_closed(ws + 1)
+        if end_marker is not None:
+            if buf.startswith(end_marker, ws):
+                self._raw = []
+                self._mode = _TEXT
+                self._block_ended()
+                return ws + len(end_marker)
+            if c == "<" and not final and end_marker.startswith(buf[ws:]):
+                self._raw.append(buf[pos:ws])
+                return -(ws + 1)
+        if c.isidentifier():
+            self._raw.append(buf[pos:ws])
+            self._mode = _HEAD
+            return ws
+        self._end_block(out)
+        return pos
+
+    # -- inside a call -------------------------------------------------------------------
+
+    def _args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """Returns the new position, or ``-(pos + 1)`` to stop and hold ``buf[pos:]``."""
+        n = len(buf)
+        while pos < n and self._mode == _ARGS:
+            state = self._state
+            if state == _STRING:
+                pos = self._string(buf, pos, out, final)
+                if pos < 0:
+                    return pos
+                continue
+            if state == _SCALAR:
+                end = _SCALAR_RUN.match(buf, pos + self._scanned).end()  # type: ignore[union-attr]
+                if end == n and not final:
+                    self._scanned = end - pos
+                    return -(pos + 1)
+                self._scanned = 0
+                tok = buf[pos:end]
+                if end < n and buf[end] in "'\"" and tok.lower() in _PREFIXES:
+                    low = tok.lower()
+                    kind = 2 if "r" in low else 1 if "b" in low else 0
+                    opened = self._string_open(buf, end, out, final, kind)
+                    if opened < 0:  # an empty string or a triple quote? hold the prefix
+                        self._scanned = end - pos
+                        return -(pos + 1)
+                    pos = opened
+                    continue
+                value = self._scalar_json(tok)
+                if value is None:
+                    return self._broken(out, pos)
+                if self._in_key and self._pending is None and not value.startswith('"'):
+                    value = json_quote(value)
+                self._value_begin(out, value)
+                self._state = _AFTER
+                pos = end
+                continue
+            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if pos == n:
+                return pos
+            c = buf[pos]
+            kinds = self._kinds
+            kind = kinds[-1]
+            if state == _AFTER:
+                if self._in_key or kind == _BRACE:
+                    if c == ":":
+                        if kind == _BRACE:
+                            self._decide_dict(out)
+                        else:
+                            self._emit(out, ":")
+                        self._in_key = False
+                        self._after_key = True
+                        self._state = _VALUE
+                        pos += 1
+                        continue
+                    if self._in_key:
+                        return self._broken(out, pos)
+                    if c == "," or c == "}":
+                        self._decide_set(out)
+                        kind = _SET
+                if c == ",":
+                    pos += 1
+                    self._state = _ARG if kind == _CALL else _DKEY if kind == _DICT else _VALUE
+                elif c == _SOURCE_CLOSER[kind]:
+                    pos += 1
+                    self._close(out)
+                else:
+                    return self._broken(out, pos)
+            elif state == _VALUE:
+                if c == "'" or c == '"':
+                    pos = self._string_open(buf, pos, out, final, 0)
+                    if pos < 0:
+                        return pos
+                elif c in "[({":
+                    if self._in_key:
+                        return self._broken(out, pos)
+                    self._open(out, _LIST if c == "[" else _TUPLE if c == "(" else _BRACE)
+                    pos += 1
+                elif c in ")]}":
+                    if self._after_key or self._in_key or c != _SOURCE_CLOSER[kind]:
+                        return self._broken(out, pos)
+                    pos += 1
+                    self._close(out)
+                else:
+                    self._state = _SCALAR
+                    self._scanned = 0
+            elif state == _DKEY:
+                if c == "}":
+                    pos += 1
+                    self._close(out)
+                else:
+                    self._in_key = True
+                    self._state = _VALUE
+            else:  # _ARG
+                if c == ")":
+                    pos += 1
+                    self._close(out)
+                elif c.isidentifier():
+                    m = _KWARG.match(buf, pos)
+                    if m is not None:
+                        self._key(out, m.group(1))
+                        pos = m.end()
+                        continue
+                    reach = _KWARG_PREFIX.match(buf, pos).end()  # type: ignore[union-attr]
+                    if reach == n:
+                        if not final and n - pos <= self.MAX_HEAD:
+                            return -(pos + 1)
+                        m = _KWARG_AT_END.match(buf, pos)
+                        if m is not None:
+                            self._key(out, m.group(1))
+                            return n
+                    self._positional_key(out)
+                elif c in "'\"[({-+.0123456789":
+                    self._positional_key(out)
+                else:
+                    return self._broken(out, pos)
+        return pos
+
+    def _positional_key(self, out: list[Event]) -> None:
+        i = self._positional
+        self._positional += 1
+        self._key(out, self._params[i] if i < len(self._params) else f"_{i}")
+
+    # -- strings -------------------------------------------------------------------------
+
+    def _string_open(self, buf: str, pos: int, out: list[Event], final: bool, kind: int) -> int:
+        """``buf[pos]`` is the opening quote."""
+        q = buf[pos]
+        if buf.startswith(q * 3, pos):
+            self._quote = q * 3
+            pos += 3
+        elif not final and buf[pos:] in (q, q * 2):
+            return -(pos + 1)  # '' or ''' ? the next chunk says
+        else:
+            self._quote = q
+            pos += 1
+        self._str_kind = kind
+        self._value_begin(out, '"')
+        self._state = _STRING
+        return pos
+
+    def _string(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        quote = self._quote
+        q = quote[0]
+        kind = self._str_kind
+        run = _RUNS[q, kind]
+        while True:
+            end = run.match(buf, pos).end()  # type: ignore[union-attr]
+            hold = -1
+            if not final and kind == 0 and end - pos >= 6 and (end == n or buf[end] == "\\"):
+                m = _HIGH_SURROGATE.fullmatch(buf, end - 6, end)
+                if m is not None:
+                    backslashes = len(buf[pos : end - 6]) - len(buf[pos : end - 6].rstrip("\\"))
+                    if backslashes % 2 == 0:
+                        end -= 6  # its low half may be in the next chunk
+                        hold = end
+            if end > pos:
+                self._emit(out, json_quote(_decode(buf[pos:end], kind))[1:-1])
+                pos = end
+            if hold >= 0:
+                return -(hold + 1)
+            if pos == n:
+                return n
+            if buf[pos] == "\\":  # a cut escape
+                if not final:
+                    return -(pos + 1)
+                self._emit(out, json_quote(buf[pos:])[1:-1])
+                return n
+            # buf[pos] is the quote character
+            if len(quote) == 3:
+                if buf.startswith(quote, pos):
+                    pos += 3
+                    break
+                if not final and quote.startswith(buf[pos:]):
+                    return -(pos + 1)
+                self._emit(out, json_quote(q)[1:-1])
+                pos += 1
+                continue
+            verdict = self._closes_here(buf, pos + 1, final)
+            if verdict < 0:
+                return -(pos + 1)
+            if verdict == 0:
+                self._emit(out, json_quote(q)[1:-1])
+                pos += 1
+                continue
+            pos += 1
+            break
+        self._emit(out, '"')
+        self._state = _AFTER
+        return pos
+
+    def _closes_here(self, buf: str, i: int, final: bool) -> int:
+        """Is the quote just before ``buf[i]`` the end of the string? 1 yes, 0 no, -1 wait."""
+        n = len(buf)
+        start = i
+        kinds = self._kinds
+        top = len(kinds) - 1
+        level = top
+        while True:
+            i = _WS.match(buf, i).end()  # type: ignore[union-attr]
+            if i == n:
+                return 1 if final or i - start > _LOOKAHEAD else -1
+            c = buf[i]
+            if c == ",":
+                return 1
+            if c == ":":
+                return int(level == top and (self._in_key or kinds[top] == _BRACE))
+            if level >= 0:
+                if c != _SOURCE_CLOSER[kinds[level]]:
+                    return 0
+                level -= 1
+                i += 1
+                continue
+            # every container closed: the call ended; what may follow it?
+            if c == "]":
+                return int(self._bracketed)
+            return int(c == "<" or (not self._bracketed and c.isidentifier()))
+
+    # -- end of stream -------------------------------------------------------------------
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        mode = self._mode
+        if mode == _ARGS:
+            self._end(out, incomplete=True)
+            if rest:
+                out.append(Text(rest))
+            return
+        if mode in (_HEAD, _BETWEEN):
+            text = "".join(self._raw) + rest
+            if text:
+                out.append(Text(text))
+        elif rest and mode != _AFTER_LIST:
+            out.append(Text(rest))
+        self._raw = []
