@@ -317,6 +317,8 @@ class HeaderJsonParser(ToolParser):
         if mode == _OPEN:  # the header is complete: the call is reported
             self._raw = []
             self._begin(out)
+            assert self._args is not None
+            self._emit_args(out, self._index, self._args.push("{}", 0, True)[0])
             self._end(out, incomplete=True)
             return
         if mode == _AFTER:
