@@ -44,7 +44,7 @@ def test_parse_model_text_to_events(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(
         capsys,
         "parse",
-        str(EXAMPLES / "granite4_string_args.txt"),
+        str(EXAMPLES / "granite4_weather.txt"),
         "--model",
         "ibm-granite/granite-4.0-h-small",
     )
@@ -154,7 +154,7 @@ def test_examples_and_bench_list(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "examples", "--json")
     assert code == 0
     assert {e["file"] for e in json.loads(out)} >= {
-        "granite4_string_args.txt",
+        "granite4_weather.txt",
         "llamacpp_hermes_raw.sse",
     }
     code, out, _ = _run(capsys, "bench", "--list")

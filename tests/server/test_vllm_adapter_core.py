@@ -39,7 +39,7 @@ def _merge(messages: list[dict[str, Any]]) -> tuple[str, dict[int, dict[str, Any
 
 
 @pytest.mark.parametrize("size", [1, 3, 7, 10_000])
-@pytest.mark.parametrize("name", ["gemma4_flights.txt", "granite4_string_args.txt"])
+@pytest.mark.parametrize("name", ["gemma4_flights.txt", "granite4_weather.txt"])
 def test_deltas_add_up_to_the_one_shot_result(name: str, size: int) -> None:
     example = find_example(name)
     assert example is not None and example.format is not None
