@@ -433,7 +433,8 @@ class _RichLiveSink:
         self.calls: dict[int, list[Any]] = {}  # index -> [name, [deltas], state]
         self.finish: str | None = None
         self.errors: list[str] = []
-        self.live = Live(self._render(), console=self.console, refresh_per_second=20)
+        # rendered at each refresh (20 Hz), not per chunk: a long stream stays linear
+        self.live = Live(console=self.console, refresh_per_second=20, get_renderable=self._render)
         self.live.start()
 
     def _render(self) -> Any:
@@ -482,10 +483,9 @@ class _RichLiveSink:
                 self.finish = ev.reason
             elif isinstance(ev, StreamError):
                 self.errors.append(f"{ev.where}: {ev.message}")
-        self.live.update(self._render())
 
     def close(self) -> None:
-        self.live.update(self._render())
+        self.live.refresh()
         self.live.stop()
 
 
