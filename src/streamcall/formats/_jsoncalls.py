@@ -211,11 +211,13 @@ class JsonCallsParser(ToolParser):
             return pos + 1
         if self._in_array and c == "]":
             self._in_array = False
-            self._raw.append("]")
-            if self._block_calls and end_marker is None:
+            if not self._block_calls:
+                self._raw.append("]")
+            else:  # closing markup of calls that completed: never text
                 self._raw = []
-                self._mode = _TEXT
-                self._block_ended()
+                if end_marker is None:
+                    self._mode = _TEXT
+                    self._block_ended()
             return pos + 1
         if self._block_calls and c in self.SEPARATORS:
             self._raw.append(c)
