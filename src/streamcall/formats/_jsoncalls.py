@@ -187,6 +187,27 @@ class JsonCallsParser(ToolParser):
         self._end = self.END
         self._mode = _BODY
 
+    def _step_block(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """Read inside a block opened by ``_open_block`` and stop where the block ends.
+
+        For a parser that embeds this engine one block at a time (Qwen's ``<tool_call>``
+        with a JSON body among XML ones). Returns the new position, or ``-(pos + 1)`` to
+        hold ``buf[pos:]``; ``_block_open`` is False once the block is over.
+        """
+        n = len(buf)
+        while pos < n and self._mode != _TEXT:
+            if self._mode == _BODY:
+                pos = self._body(buf, pos, out, final)
+            else:
+                pos = self._object(buf, pos, out, final)
+            if pos < 0:
+                break
+        return pos
+
+    @property
+    def _block_open(self) -> bool:
+        return self._mode != _TEXT
+
     # -- between calls -------------------------------------------------------------------
 
     def _body(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
