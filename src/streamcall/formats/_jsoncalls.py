@@ -74,6 +74,7 @@ _TEXT, _BODY, _OBJECT = 0, 1, 2
 # object sub-states
 _O_KEY_OR_CLOSE, _O_KEY, _O_COLON, _O_VALUE, _O_AFTER = 0, 1, 2, 3, 4
 _O_NAME, _O_SKIP, _O_ARGS, _O_ARGS_STRING = 5, 6, 7, 8
+_O_DRAIN = 9  # string arguments broke after the call started: the rest of the string is text
 
 
 class JsonCallsParser(ToolParser):
@@ -307,7 +308,18 @@ class JsonCallsParser(ToolParser):
                 pos = self._string_args(buf, pos, out, final)
                 if pos < 0:
                     return pos
+                if self._mode != _OBJECT:
+                    return pos
                 continue
+            if sub == _O_DRAIN:
+                decoded, pos, status = decode_json_string(buf, pos, final)
+                if decoded:
+                    out.append(Text(decoded))
+                if status == 0:
+                    return -(pos + 1) if pos < n else pos
+                self._reset_object()
+                self._mode = _TEXT
+                return pos
             if sub == _O_SKIP:
                 skip = self._skip
                 assert skip is not None
@@ -455,10 +467,21 @@ class JsonCallsParser(ToolParser):
                 self._emit_args(out, self._index, delta)
             if args.error:
                 self._inner_tail = ""
-                if self._index >= 0:
-                    self._junk.append(inner[ipos:])
-                    return self._broken(buf, pos, out, junk_first=True)
-                return self._broken(buf, pos, out)
+                if self._index < 0:
+                    return self._broken(buf, pos, out)
+                # The call started: close it, then the rest of the string (decoded, up to
+                # its closing quote) is text, and the text after the quote is read as text
+                # again. Whatever the chunking, the same text comes out.
+                self._end_open_call(out, "")
+                self._raw.clear()
+                if ipos < len(inner):
+                    out.append(Text(inner[ipos:]))
+                if status == 1:
+                    self._reset_object()
+                    self._mode = _TEXT
+                    return pos
+                self._sub = _O_DRAIN
+                return -(pos + 1) if pos < len(buf) else pos
         if args.done and ipos < len(inner):
             self._junk.append(inner[ipos:])
             ipos = len(inner)
@@ -519,15 +542,12 @@ class JsonCallsParser(ToolParser):
         out: list[Event],
         *,
         degrade_only: bool = False,
-        junk_first: bool = False,
     ) -> int:
         """Malformed markup at ``buf[pos]``: close what started, release the rest as text."""
         if self._index < 0 or degrade_only:
             self._degrade(out)
         else:
             self._end_open_call(out, "")
-            if junk_first:
-                self._release_junk(out)
             self._release_raw(out)
         self._reset_object()
         self._mode = _TEXT
@@ -567,6 +587,10 @@ class JsonCallsParser(ToolParser):
             self._raw = []
             return
         # an object still open
+        if self._sub == _O_DRAIN:  # the call already ended; the rest is text
+            if rest:
+                out.append(Text(rest))
+            return
         if self._name is None or (self._bare_block and self._args is None):
             self._raw.append(rest)
             self._degrade(out)
