@@ -43,6 +43,30 @@ EXAMPLES = [
     ("org/mm-m2-small", "minimax_m2"),
     ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed_oss"),
     ("org/seedoss-mini", "seed_oss"),
+    ("MiniMaxAI/MiniMax-M1-80k", "minimax"),
+    # beyond vLLM's Rust table
+    ("openai/gpt-oss-20b", "openai"),
+    ("google/functiongemma-270m-it", "functiongemma"),
+    ("LiquidAI/LFM2-1.2B", "lfm2"),
+    ("allenai/Olmo-3-7B-Instruct", "olmo3"),
+    ("meta-llama/Llama-3.3-70B-Instruct", "llama3_json"),
+    ("ibm-granite/granite-20b-functioncalling", "granite-20b-fc"),
+    ("ibm-granite/granite-3.1-8b-instruct", "granite"),
+    ("ai21labs/AI21-Jamba-1.5-Mini", "jamba"),
+    ("Salesforce/Llama-xLAM-2-8b-fc-r", "xlam"),
+    ("microsoft/Phi-4-mini-instruct", "phi4_mini_json"),
+    ("baidu/ERNIE-4.5-21B-A3B-PT", "ernie45"),
+    ("meituan-longcat/LongCat-Flash-Chat", "longcat"),
+    ("tencent/Hunyuan-A13B-Instruct", "hunyuan_a13b"),
+    ("swiss-ai/Apertus-8B-Instruct-2509", "apertus"),
+    ("ai-sage/GigaChat3-10B-A1.8B", "gigachat3"),
+    ("stepfun-ai/Step-3.5-Flash", "step3p5"),
+    ("org/step3p5-mini", "step3p5"),
+    ("stepfun-ai/step-3", "step3"),
+    ("org/step3-small", "step3"),
+    ("XiaomiMiMo/MiMo-7B-RL", "mimo"),
+    ("openbmb/MiniCPM5-8B", "minicpm5"),
+    ("Team-ACE/ToolACE-8B", "pythonic"),
 ]
 
 
@@ -66,6 +90,9 @@ def test_every_pattern_has_an_example() -> None:
         ("deepseek-ai/DeepSeek-V3.1", "deepseek_v31"),  # not deepseek_v3
         ("MiniMaxAI/MiniMax-M3-Preview", "minimax_m3"),  # not minimax_m2
         ("Qwen/Qwen3.5-35B", "qwen3_coder"),  # not qwen3_xml
+        ("MiniMaxAI/MiniMax-M1-40k", "minimax"),  # not minimax_m2
+        ("ibm-granite/granite-4.0-h-small", "granite4"),  # not granite
+        ("stepfun-ai/Step-3.5", "step3p5"),  # not step3
     ],
 )
 def test_order_sensitive_cases(model: str, expected: str) -> None:
@@ -80,6 +107,7 @@ def test_order_sensitive_cases(model: str, expected: str) -> None:
         "ibm-granite/granite-3.1-8b-instruct",
         "ibm-granite/granite-3.3-8b-instruct",
         "ibm-granite/granite-20b-functioncalling",
+        "ibm-granite/granite-guardian-3.2-5b",
         # Ids that name no known family.
         "gpt2",
         "tiiuae/falcon-7b",

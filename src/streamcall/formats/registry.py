@@ -64,12 +64,37 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("gemma-4", "gemma4"),
     ("granite-4", "granite4"),
     ("kimi-k2", "kimi_k2"),
+    ("minimax-m1", "minimax"),  # (not in the Rust table) M1 writes JSON lines
     ("minimax-m3", "minimax_m3"),
     ("mm-m3", "minimax_m3"),
     ("minimax", "minimax_m2"),
     ("mm-m2", "minimax_m2"),
     ("seed-oss", "seed_oss"),
     ("seedoss", "seed_oss"),
+    # Beyond vLLM's Rust table: families whose format is unambiguous, so that routing by
+    # model id works for them too. Checked after every pattern above.
+    ("gpt-oss", "openai"),
+    ("functiongemma", "functiongemma"),
+    ("lfm2", "lfm2"),
+    ("olmo-3", "olmo3"),
+    ("llama-3.3", "llama3_json"),
+    ("granite-20b-functioncalling", "granite-20b-fc"),
+    ("granite-3", "granite"),
+    ("jamba", "jamba"),
+    ("xlam", "xlam"),
+    ("phi-4-mini", "phi4_mini_json"),
+    ("ernie-4.5", "ernie45"),
+    ("longcat", "longcat"),
+    ("hunyuan-a13b", "hunyuan_a13b"),
+    ("apertus", "apertus"),
+    ("gigachat3", "gigachat3"),
+    ("step-3.5", "step3p5"),
+    ("step3p5", "step3p5"),
+    ("step-3", "step3"),
+    ("step3", "step3"),
+    ("mimo", "mimo"),
+    ("minicpm5", "minicpm5"),
+    ("toolace", "pythonic"),
 )
 
 _REGISTRY: dict[str, type[ToolParser]] = {}
