@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.formats._scan import MarkerFinder
 
 __all__ = ["ToolParser", "Tools", "schema_types"]
 
@@ -114,6 +115,25 @@ class ToolParser:
                 out.append(Text("".join(gap)))
             self._gap = None
         return end
+
+    def _text_until_marker(
+        self, buf: str, pos: int, out: list[Event], finder: MarkerFinder, final: bool
+    ) -> tuple[int, str | None]:
+        """Text mode: release the text before the next of ``finder``'s markers.
+
+        Returns ``(position, marker)``: with a marker found, the position is just past it;
+        without one, everything safe has been released and the position is where a
+        partial marker (to be held back) starts. An open gap after a block of calls is
+        settled first (``_skip_gap``).
+        """
+        if self._gap is not None:
+            pos = self._skip_gap(buf, pos, out, finder.markers, final)
+            if pos == len(buf):
+                return pos, None
+        end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
+        if end > pos:
+            out.append(Text(buf[pos:end]))
+        return resume, marker
 
     def _start_call(self, out: list[Event], name: str, call_id: str | None = None) -> int:
         index = self._calls

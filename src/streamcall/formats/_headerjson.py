@@ -126,23 +126,15 @@ class HeaderJsonParser(ToolParser):
         while pos < n:
             mode = self._mode
             if mode == _TEXT:
-                if self._gap is not None:
-                    pos = self._skip_gap(buf, pos, out, self._text_finder.markers, final)
-                    if pos == n:
-                        return pos
-                find = self._text_finder.find_final if final else self._text_finder.find
-                end, resume, marker = find(buf, pos)
-                if end > pos:
-                    out.append(Text(buf[pos:end]))
+                pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
                 if marker is None:
-                    return end
+                    return pos
                 self._raw = [marker]
                 self._section_calls = 0
                 if self.CALL_START is None or marker == self.CALL_START:
                     self._new_header()
                 else:  # a CALL_START must come first
                     self._mode = _AFTER
-                pos = resume
             elif mode == _HEADER:
                 pos = self._read_header(buf, pos, out, final)
                 if pos < 0:

@@ -204,19 +204,11 @@ class GemmaFourParser(ToolParser):
         while pos < n:
             mode = self._mode
             if mode == _TEXT:
-                if self._gap is not None:
-                    pos = self._skip_gap(buf, pos, out, (self.START,), final)
-                    if pos == n:
-                        return pos
-                find = self._start.find_final if final else self._start.find
-                end, resume, marker = find(buf, pos)
-                if end > pos:
-                    out.append(Text(buf[pos:end]))
+                pos, marker = self._text_until_marker(buf, pos, out, self._start, final)
                 if marker is None:
-                    return end
+                    return pos
                 self._raw = [marker]
                 self._mode = _HEADER_MODE
-                pos = resume
             elif mode == _HEADER_MODE:
                 m = _HEADER.match(buf, pos)
                 if m is None:
