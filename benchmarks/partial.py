@@ -1,0 +1,278 @@
+"""Partial JSON: streaming reads and single-shot parses, side by side with the peers.
+
+``python -m benchmarks partial``
+
+A document is fed in 7-character chunks and its value read after every chunk, the way a
+UI renders a half-written tool call. Two documents: one long string value (a file being
+written) and many small keys. streamcall's PartialJSON feeds each chunk once; the peers
+re-parse the whole buffer on every read, as their users do:
+
+- jiter           ``jiter.from_json(buf.encode(), partial_mode="trailing-strings")``
+- partial-json-parser ``partial_json_parser.loads(buf)``
+- json-repair     ``json_repair.loads(buf)``
+- langchain-core  ``langchain_core.utils.json.parse_partial_json(buf)``
+
+A peer whose quadratic loop would take too long is timed at evenly spaced reads only, and
+its total is the mean read time times the number of reads: the output says so. Absolute
+times on a shared machine are noise; the ratios and growth exponents are the figures.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks._util import best_of, growth_exponent, table
+from streamcall import PartialJSON, parse_partial_json
+
+CHUNK = 7
+SIZES = (4096, 16384, 65536)
+PEER_BUDGET_S = 3.0  # per peer and document, for the quadratic re-parse loop
+
+Parser = Callable[[str], Any]
+
+
+def long_string_document(size: int) -> str:
+    """A tool call writing a file: one string value of about `size` characters."""
+    rng = random.Random(7)
+    words = ["alpha", "beta", "gamma", "delta", "北京", "naïve", "x = 1\n", "\ttab", 'say "hi"']
+    words += ["😀", "path\\to", "<b>&</b>"]
+    out: list[str] = []
+    n = 0
+    while n < size:
+        word = rng.choice(words)
+        out.append(word)
+        n += len(json.dumps(word, ensure_ascii=False)) - 1
+    return json.dumps({"path": "notes.md", "content": " ".join(out)}, ensure_ascii=False)
+
+
+def many_keys_document(size: int) -> str:
+    """A flat object of many small entries: numbers, short strings, booleans, nulls."""
+    rng = random.Random(11)
+    items: dict[str, Any] = {}
+    text = "{}"
+    i = 0
+    while len(text) < size:
+        for _ in range(20):
+            items[f"key_{i:05d}"] = rng.choice([i, f"v{i}", True, None, i * 0.25, -i])
+            i += 1
+        text = json.dumps(items)
+    return text
+
+
+def chunks_of(doc: str) -> list[str]:
+    return [doc[i : i + CHUNK] for i in range(0, len(doc), CHUNK)]
+
+
+def stream_events(chunks: list[str]) -> None:
+    """The delta view a UI can use instead of snapshots: StringAppend / ValueComplete."""
+    feed_events = PartialJSON().feed_events
+    for chunk in chunks:
+        feed_events(chunk)
+
+
+def stream_ours(chunks: list[str], *, live: bool = False, read: bool = True) -> None:
+    pj = PartialJSON(live=live)
+    feed = pj.feed
+    if read:
+        for chunk in chunks:
+            feed(chunk)
+            pj.value  # noqa: B018 - the read is what is measured
+    else:
+        for chunk in chunks:
+            feed(chunk)
+
+
+def stream_peer(parse: Parser, chunks: list[str]) -> tuple[float, str]:
+    """Total time of re-parsing after every chunk: measured, or estimated from samples."""
+    prefixes = []
+    buf = ""
+    for chunk in chunks:
+        buf += chunk
+        prefixes.append(len(buf))
+    doc = buf
+    reads = len(prefixes)
+    # Time one read of a cut document: a complete one may take a peer's json.loads fast path.
+    start = time.perf_counter()
+    parse(doc[:-1])
+    full = time.perf_counter() - start
+    estimate = full * reads / 2  # the mean prefix is half the document
+    if estimate <= PEER_BUDGET_S:
+        # The real loop, as users write it.
+        def loop() -> None:
+            b = ""
+            for chunk in chunks:
+                b += chunk
+                parse(b)
+
+        return best_of(loop, repeat=1 if estimate > 0.5 else 3), f"all {reads}"
+    samples = max(10, int(PEER_BUDGET_S / max(full / 2, 1e-9)))
+    step = max(1, reads // samples)
+    picked = prefixes[step // 2 :: step]
+    start = time.perf_counter()
+    for end in picked:
+        parse(doc[:end])
+    spent = time.perf_counter() - start
+    return spent / len(picked) * reads, f"{len(picked)} of {reads} (est.)"
+
+
+def peers() -> dict[str, Parser]:
+    found: dict[str, Parser] = {}
+    try:
+        import jiter
+
+        found["jiter"] = lambda b: jiter.from_json(b.encode(), partial_mode="trailing-strings")
+    except ImportError:
+        pass
+    try:
+        import partial_json_parser
+
+        found["partial-json-parser"] = partial_json_parser.loads
+    except ImportError:
+        pass
+    try:
+        import json_repair
+
+        found["json-repair"] = json_repair.loads
+    except ImportError:
+        pass
+    try:
+        from langchain_core.utils.json import parse_partial_json as lc_parse
+
+        found["langchain-core"] = lc_parse
+    except ImportError:
+        pass
+    return found
+
+
+def streaming(found: dict[str, Parser]) -> None:
+    print(f"Streaming: {CHUNK}-character chunks, value read after every chunk")
+    docs = {"long string": long_string_document, "many keys": many_keys_document}
+    growth_rows = []
+    for label, make in docs.items():
+        ours_times: dict[str, list[float]] = {"value": [], "live": [], "events": [], "feed": []}
+        jiter_times: list[float] = []
+        for size in SIZES:
+            chunks = chunks_of(make(size))
+            ours_times["value"].append(best_of(lambda c=chunks: stream_ours(c), repeat=5))
+            ours_times["live"].append(best_of(lambda c=chunks: stream_ours(c, live=True), repeat=5))
+            ours_times["events"].append(best_of(lambda c=chunks: stream_events(c), repeat=5))
+            ours_times["feed"].append(
+                best_of(lambda c=chunks: stream_ours(c, read=False), repeat=5)
+            )
+            if "jiter" in found:
+                jiter_times.append(stream_peer(found["jiter"], chunks)[0])
+        doc = make(SIZES[-1])
+        chunks = chunks_of(doc)
+        ours = ours_times["value"][-1]
+        rows: list[list[object]] = [
+            ["streamcall PartialJSON .value", ours * 1e3, ours / len(chunks) * 1e6, 1.0, "all"],
+            [
+                "streamcall PartialJSON(live=True)",
+                ours_times["live"][-1] * 1e3,
+                ours_times["live"][-1] / len(chunks) * 1e6,
+                ours_times["live"][-1] / ours,
+                "all",
+            ],
+            [
+                "streamcall feed_events (deltas)",
+                ours_times["events"][-1] * 1e3,
+                ours_times["events"][-1] / len(chunks) * 1e6,
+                ours_times["events"][-1] / ours,
+                "-",
+            ],
+            [
+                "streamcall feed only (no reads)",
+                ours_times["feed"][-1] * 1e3,
+                ours_times["feed"][-1] / len(chunks) * 1e6,
+                ours_times["feed"][-1] / ours,
+                "-",
+            ],
+        ]
+        for name, parse in found.items():
+            total, note = stream_peer(parse, chunks)
+            rows.append([name, total * 1e3, total / len(chunks) * 1e6, total / ours, note])
+        print(f"\n{label}: {len(doc):,} characters, {len(chunks):,} chunks")
+        print(table(["parser", "total ms", "µs/chunk", "× streamcall .value", "reads timed"], rows))
+        sizes = [float(len(make(s))) for s in SIZES]
+        for key, name in (
+            ("value", "streamcall .value"),
+            ("live", "streamcall live"),
+            ("events", "streamcall feed_events"),
+            ("feed", "streamcall feed"),
+        ):
+            growth_rows.append(
+                [f"{label}: {name}", *_ms(ours_times[key]), _exp(sizes, ours_times[key])]
+            )
+        if jiter_times:
+            growth_rows.append(
+                [f"{label}: jiter re-parse", *_ms(jiter_times), _exp(sizes, jiter_times)]
+            )
+    print("\nGrowth from 4 KB to 64 KB (time ∝ size^exponent; 1.0 is linear)")
+    print(table(["", "4 KB ms", "16 KB ms", "64 KB ms", "exponent"], growth_rows))
+
+
+def single_shot(found: dict[str, Parser]) -> None:
+    rows: list[list[object]] = []
+    for label, make in (("long string", long_string_document), ("many keys", many_keys_document)):
+        doc = make(SIZES[-1])
+        cut = doc[: len(doc) * 2 // 3]
+        encoded = doc.encode()
+
+        def scanner(text: str) -> Any:
+            pj = PartialJSON()
+            pj.feed(text)
+            return pj.value
+
+        ours = best_of(lambda d=doc: parse_partial_json(d), repeat=7, number=5)
+        cases: list[tuple[str, Callable[[], object]]] = [
+            ("streamcall parse_partial_json", lambda d=doc: parse_partial_json(d)),
+            ("streamcall PartialJSON (scanner)", lambda d=doc: scanner(d)),
+            ("json.loads", lambda d=doc: json.loads(d)),
+        ]
+        if "jiter" in found:
+            import jiter
+
+            cases.append(("jiter.from_json(bytes)", lambda e=encoded: jiter.from_json(e)))
+        for name, fn in cases:
+            t = best_of(fn, repeat=7, number=5)
+            rows.append([f"{label}, complete: {name}", t * 1e6, t / ours])
+        ours_cut = best_of(lambda c=cut: parse_partial_json(c), repeat=5, number=3)
+        rows.append(
+            [f"{label}, cut at 2/3: streamcall parse_partial_json", ours_cut * 1e6, ours_cut / ours]
+        )
+        if "jiter" in found:
+            jit = found["jiter"]
+            t = best_of(lambda c=cut, j=jit: j(c), repeat=5, number=3)
+            rows.append([f"{label}, cut at 2/3: jiter trailing-strings", t * 1e6, t / ours])
+    print("\nSingle shot, 64 KB document (ratio against streamcall on the complete document)")
+    print(table(["", "µs", "× streamcall"], rows))
+
+
+def _ms(times: list[float]) -> list[float]:
+    return [t * 1e3 for t in times]
+
+
+def _exp(sizes: list[float], times: list[float]) -> float:
+    return growth_exponent(sizes, times)
+
+
+def main() -> None:
+    found = peers()
+    missing = {"jiter", "partial-json-parser", "json-repair", "langchain-core"} - set(found)
+    print("== partial JSON ==")
+    if missing:
+        print(
+            f"(peers not installed, skipped: {', '.join(sorted(missing))}; pip install '.[bench]')"
+        )
+    gc.collect()
+    streaming(found)
+    single_shot(found)
+
+
+if __name__ == "__main__":
+    main()
