@@ -33,13 +33,21 @@ emitted piece is final, so the deltas only ever grow a prefix of the final objec
   ``null`` only.
 
 The single newline that these formats put after the opening tag and before the closing
-one is stripped, as vLLM does: the first character is looked at before anything is
+one is stripped, as vLLM does (unless ``STRIP_NEWLINES`` is off: Step-3 writes values
+inline, and vLLM keeps their whitespace): the first character is looked at before anything is
 emitted, and one trailing ``\\n`` is held back while the value streams.
 
 What it holds back: a partial marker at the end of text or of a value (bounded by the
 longest marker), a trailing newline, a header not yet closed (at most ``MAX_HEADER``
 characters), a literal candidate. Held non-string values are consumed into a list of
 parts, never kept in the tail, so feeding stays linear however long they are.
+
+A block whose first non-blank character is ``{`` holds Hermes-style JSON calls when
+``JSON_BODY`` is set (Qwen2.5, QwQ and Qwen3 write ``<tool_call>{"name": ..., "arguments":
+...}</tool_call>`` where Qwen3-Coder writes the XML body): the block is handed to the
+JSON-call engine (``_jsoncalls``), which streams the arguments verbatim exactly as the
+``hermes`` format does, and control comes back here when the block ends. The two bodies
+may be mixed in one output, block by block.
 
 Malformed markup (a header that does not match, junk between parameters) ends a started
 call ``incomplete`` with its JSON closed and releases the rest as text; before a call has
@@ -56,6 +64,7 @@ from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import MarkerFinder, json_quote, partial_marker_len
 
 __all__ = ["XmlParamsParser", "convert_value", "value_plan"]
@@ -65,7 +74,7 @@ _INT = re.compile(r"[+-]?[0-9]+")
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
 # modes
-_TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE = 0, 1, 2, 3, 4, 5
+_TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON = 0, 1, 2, 3, 4, 5, 6
 # value plans
 STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
 # value sub-states
@@ -215,6 +224,13 @@ class XmlParamsParser(ToolParser):
     PARAM_HEADER: ClassVar[re.Pattern[str]]
     PARAM_CLOSE: ClassVar[str] = ""
     MAX_HEADER: ClassVar[int] = 512
+    #: a block starting with ``{`` holds Hermes JSON calls (see the module header)
+    JSON_BODY: ClassVar[bool] = False
+    #: strip the one newline after a value's opening tag and before its closer
+    STRIP_NEWLINES: ClassVar[bool] = True
+    #: skipped between calls inside a block, like IGNORE, when it matches (Step-3's
+    #: ``function<｜tool_sep｜>NAME\n``); a match reaching the end of the text is held
+    BLOCK_SKIP: ClassVar[re.Pattern[str] | None] = None
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -230,17 +246,23 @@ class XmlParamsParser(ToolParser):
             *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ()),
             *cls.IGNORE,
         )
-        self._call_markers = (
-            *cls.PARAM_OPEN,
-            cls.CALL_CLOSE,
-            *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ()),
+        # Longest first, so that a closer is not taken for a parameter opener that is
+        # its prefix (MiniMax-M3's ``NS<`` and ``NS</invoke>``).
+        self._call_markers = tuple(
+            sorted(
+                (*cls.PARAM_OPEN, cls.CALL_CLOSE, *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ())),
+                key=len,
+                reverse=True,
+            )
         )
+        self._longest_call_marker = max(map(len, self._call_markers))
         self._terminators = (cls.PARAM_CLOSE, *self._call_markers)
         self._term_finder = MarkerFinder(self._terminators)
         self._mode = _TEXT
         self._in_block = False
         self._calls_in_block = 0
         self._raw: list[str] = []  # markup consumed before a call started
+        self._json: _JsonBlock | None = None
         self._new_call()
 
     def _new_call(self) -> None:
@@ -311,6 +333,24 @@ class XmlParamsParser(ToolParser):
                 if ws == n:
                     self._raw.append(buf[pos:ws])
                     return ws
+                if self.JSON_BODY and self._calls_in_block == 0 and buf[ws] == "{":
+                    self._raw.append(buf[pos:ws])
+                    block = _JsonBlock(self.tools, id_prefix=self.id_prefix)
+                    block._open_block(self._raw, bare=False)
+                    block._end = self.BLOCK_CLOSE  # the block's own closer
+                    self._json = block
+                    self._raw = []
+                    self._mode = _JSON
+                    pos = ws
+                    continue
+                skip = self.BLOCK_SKIP.match(buf, ws) if self.BLOCK_SKIP is not None else None
+                if skip is not None and skip.end() > ws:
+                    if skip.end() == n and not final:
+                        self._raw.append(buf[pos:ws])
+                        return ws
+                    self._raw.append(buf[pos : skip.end()])
+                    pos = skip.end()
+                    continue
                 marker = self._marker_at(buf, ws, self._block_markers)
                 if marker is None:
                     if not final and partial_marker_len(buf, self._block_markers, ws) == n - ws:
@@ -355,10 +395,14 @@ class XmlParamsParser(ToolParser):
                     self._gap.append(buf[pos:ws])  # text again if junk follows
                 if ws == n:
                     return ws
+                if (
+                    not final
+                    and n - ws < self._longest_call_marker
+                    and any(m.startswith(buf[ws:]) for m in self._call_markers)
+                ):
+                    return ws  # may still become a (longer) marker
                 marker = self._marker_at(buf, ws, self._call_markers)
                 if marker is None:
-                    if not final and partial_marker_len(buf, self._call_markers, ws) == n - ws:
-                        return ws
                     gap = "".join(self._gap)
                     self._end(out, incomplete=True)
                     if gap:
@@ -387,10 +431,22 @@ class XmlParamsParser(ToolParser):
                 self._open_param(out, m)
                 self._mode = _VALUE
                 pos = m.end()
-            else:
+            elif mode == _VALUE:
                 pos = self._value(buf, pos, out, final)
                 if pos < 0:
                     return -pos - 1
+            else:
+                json_block = self._json
+                assert json_block is not None
+                json_block._calls = self._calls
+                pos = json_block._step_block(buf, pos, out, final)
+                self._calls = json_block._calls
+                if pos < 0:
+                    return -pos - 1
+                if not json_block._block_open:
+                    self._json = None
+                    self._in_block = False
+                    self._mode = _TEXT
         return pos
 
     @staticmethod
@@ -421,7 +477,7 @@ class XmlParamsParser(ToolParser):
         n = len(buf)
         state = self._vstate
         if state == _V_START:
-            if buf[pos] == "\n" and not self._newline_skipped:
+            if buf[pos] == "\n" and not self._newline_skipped and self.STRIP_NEWLINES:
                 self._newline_skipped = True
                 pos += 1
                 if pos == n:
@@ -446,7 +502,7 @@ class XmlParamsParser(ToolParser):
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
         if marker is None:
             safe = end
-            if not final and safe > pos and buf[safe - 1] == "\n":
+            if not final and safe > pos and buf[safe - 1] == "\n" and self.STRIP_NEWLINES:
                 safe -= 1  # maybe the newline before the closer
             if state == _V_STRING:
                 if safe > pos:
@@ -458,7 +514,7 @@ class XmlParamsParser(ToolParser):
                 return n
             return -(safe + 1) if safe < n else safe
         piece = buf[pos:end]
-        if piece.endswith("\n"):
+        if piece.endswith("\n") and self.STRIP_NEWLINES:
             piece = piece[:-1]
         self._finish_value(out, piece)
         self._mode = _CALL
@@ -486,7 +542,7 @@ class XmlParamsParser(ToolParser):
         finder = self._term_finder
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
         candidate = buf[pos:end]
-        if candidate.endswith("\n"):
+        if candidate.endswith("\n") and self.STRIP_NEWLINES:
             candidate = candidate[:-1]
         literals = _LITERALS if self._plan == AUTO else ("null",)
         if marker is not None or final:
@@ -507,6 +563,11 @@ class XmlParamsParser(ToolParser):
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
+        if mode == _JSON:
+            assert self._json is not None
+            self._json._calls = self._calls
+            self._json._end_of_stream(rest, out)
+            return
         if mode in (_CALL, _KEY, _VALUE):
             if mode == _VALUE and self._vstate in (_V_HELD, _V_LITERAL):
                 self._finish_value(out, "")
@@ -526,3 +587,9 @@ class XmlParamsParser(ToolParser):
     def raw_value(value: Any) -> str:
         """How a renderer writes a value: strings raw, everything else as JSON."""
         return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+class _JsonBlock(JsonCallsParser):
+    """One ``<tool_call>`` block with a Hermes JSON body, read by the JSON-call engine."""
+
+    ARRAY = False

@@ -62,6 +62,8 @@ class Glm47Parser(GlmParser):
 class PoolsideParser(GlmParser):
     names = ("poolside_v1",)
     family = "Poolside (GLM-style arg_key/arg_value)"
+    # vLLM's poolside_v1 keeps string values verbatim (code bodies keep their newlines).
+    STRIP_NEWLINES = False
 
 
 FORMATS = (GlmParser, Glm47Parser, PoolsideParser)

@@ -1,4 +1,4 @@
-"""MiniMax-M2: ``<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke>``.
+"""MiniMax-M2 and M3. M2: ``<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke>``.
 
 Grammar (vLLM ``minimax_m2``)::
 
@@ -10,6 +10,11 @@ Several invokes in one block are parallel calls. Values are typed by the tool sc
 (see ``_xmlparams``); string values stream as they are written. Holds back a partial
 ``<minimax:tool_call>`` in text, a header until its ``>``, and a partial closer inside
 a value.
+
+MiniMax-M3 (vLLM ``minimax_m3``) prefixes every tag with ``]<]minimax[>[`` and names each
+parameter by its tag, with nested elements as values:
+``NS<tool_call>NS<invoke name="f">NS<city>Paris NS</city>NS</invoke>NS</tool_call>``. Its
+grammar, conversion and streaming rules are in ``MiniMaxM3Parser``'s docstring below.
 """
 
 from __future__ import annotations
@@ -17,7 +22,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.events import Event
+from streamcall.formats._scan import json_quote, partial_marker_len
+from streamcall.formats._xmlparams import (
+    _CALL,
+    _V_HELD,
+    _V_START,
+    _V_STRING,
+    _WS,
+    NULLABLE_STRING,
+    STRING,
+    XmlParamsParser,
+    convert_value,
+    value_plan,
+)
 
 
 class MiniMaxM2Parser(XmlParamsParser):
@@ -50,4 +68,311 @@ class MiniMaxM2Parser(XmlParamsParser):
         return f"<minimax:tool_call>\n{body}</minimax:tool_call>"
 
 
-FORMATS = (MiniMaxM2Parser,)
+# --- MiniMax-M3 ---------------------------------------------------------------------------
+
+NS = "]<]minimax[>["
+_TAG = re.compile(r"<(/?)([^<>/][^<>]*)>")
+_MAX_DEPTH = 128
+_MIXED_TEXT = "$text"
+
+#: an element body: its text, or its (name, body) children in order
+_Element = str | list[tuple[str, "_Element"]]
+
+
+def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[_Element, int] | None:
+    """Parse an element body up to ``close`` (``None``: the end of ``text``).
+
+    Called once per held value, never per chunk. ``None`` if the markup is malformed.
+    """
+    if depth > _MAX_DEPTH:
+        return None
+    texts: list[str] = []
+    children: list[tuple[str, _Element]] = []
+    while True:
+        i = text.find(NS, pos)
+        if i < 0:
+            if close is not None:
+                return None
+            texts.append(text[pos:])
+            pos = len(text)
+            break
+        texts.append(text[pos:i])
+        m = _TAG.match(text, i + len(NS))
+        if m is None:
+            return None
+        if m.group(1):
+            if close is None or m.group(2) != close:
+                return None
+            pos = m.end()
+            break
+        child = _parse_body(text, m.end(), m.group(2), depth + 1)
+        if child is None:
+            return None
+        children.append((m.group(2), child[0]))
+        pos = child[1]
+    body = "".join(texts)
+    if not children:
+        return body, pos
+    if body.strip():  # mixed text, kept under a field no child uses (as vLLM does)
+        field = _MIXED_TEXT
+        while any(name == field for name, _ in children):
+            field = "$" + field
+        children.append((field, body))
+    return children, pos
+
+
+def _container(schema: Any) -> tuple[str, dict[str, Any]] | None:
+    """The first array or object alternative of a property schema."""
+    if not isinstance(schema, dict):
+        return None
+    kind = schema.get("type")
+    for name in ("array", "object"):
+        if kind == name or (isinstance(kind, list) and name in kind):
+            return name, schema
+    if kind is None:
+        if "items" in schema:
+            return "array", schema
+        if "properties" in schema or "additionalProperties" in schema:
+            return "object", schema
+    for union in ("anyOf", "oneOf"):
+        for branch in schema.get(union) or ():
+            found = _container(branch)
+            if found is not None:
+                return found
+    return None
+
+
+def _convert(element: _Element, schema: Any) -> str:
+    """JSON text of an element, typed by its schema (``None``: untyped, a string)."""
+    if not isinstance(schema, dict):
+        schema = None
+    container = _container(schema)
+    if isinstance(element, str):
+        if schema is None:
+            return json_quote(element)
+        plan, types = value_plan(schema)
+        if plan in (STRING, NULLABLE_STRING):
+            return json_quote(element)
+        if container is not None and "string" not in types and not element.strip():
+            return "[]" if container[0] == "array" else "{}"  # the template's empty list/dict
+        return convert_value(element, types)
+    if container is not None and container[0] == "array":
+        items = container[1].get("items")
+        return "[" + ",".join(_convert(child, items) for _, child in element) + "]"
+    props: Any = container[1].get("properties") if container is not None else None
+    extra: Any = container[1].get("additionalProperties") if container is not None else None
+    if not isinstance(props, dict):
+        props = {}
+    members: dict[str, list[str]] = {}
+    for name, child in element:
+        members.setdefault(name, []).append(_convert(child, props.get(name, extra)))
+    return (
+        "{"
+        + ",".join(
+            json_quote(name) + ":" + (vals[0] if len(vals) == 1 else "[" + ",".join(vals) + "]")
+            for name, vals in members.items()
+        )
+        + "}"
+    )
+
+
+class MiniMaxM3Parser(XmlParamsParser):
+    """MiniMax-M3: namespaced invoke format; parameters are elements named by their key.
+
+    Grammar (vLLM ``minimax_m3``; ``NS`` is ``]<]minimax[>[``, before every tag)::
+
+        text* ( NS '<tool_call>' ws* invoke* ws* ( NS '</tool_call>' )? text* )*
+        invoke  := NS '<invoke name=' ('"' NAME '"' | "'" NAME "'" | NAME) '>'
+                   ( ws | element )* NS '</invoke>'
+        element := NS '<' KEY '>' ( text | element )* NS '</' KEY '>'
+
+    An element holding child elements is an object, or an array when its schema says so
+    (the template writes list items as ``<item>``); repeated child names collect into a
+    list; text beside children goes under ``$text``. A leaf's text is kept as written
+    (no stripping) and typed by the schema; untyped leaves are strings; an empty element
+    of an array or object type is ``[]`` or ``{}``. This is vLLM's conversion.
+
+    Streaming: a top-level parameter whose text starts with anything but ``NS`` and that
+    is a string (by the schema, or untyped) is streamed as a JSON string while it is
+    written; ``NS`` inside it that is not its closer (nor the invoke's) is kept as text.
+    Any other parameter (typed scalars, nested elements) is held until its closer and
+    then converted whole: a repeated child name turns an already complete value into a
+    list, so a nested value is not final before its closer. Parameters are emitted in
+    order; a repeated top-level key is written again (``json.loads`` keeps the last).
+
+    What it holds back: a partial ``NS<tool_call>`` in text; the whitespace at the start
+    of a value until its kind is known; a partial ``NS``, closer or tag (at most
+    ``MAX_HEADER`` characters); held values, as parts, not in the tail. A missing
+    parameter closer ends the value at ``NS</invoke>``; a value cut off by the end of
+    the stream is converted as it is and the call ends ``incomplete``.
+    """
+
+    names = ("minimax_m3",)
+    family = "MiniMax-M3 (namespaced tags, nested element values)"
+    vllm_differences = (
+        "Streams top-level string parameters while they are written and every other "
+        "parameter as soon as its closer arrives (vLLM emits the arguments at </invoke>, "
+        "vLLM #47998); keeps text after the tool block (vLLM drops it) and the "
+        "]<]minimax[>[<tool_call> marker when the block turns out malformed; a call cut "
+        "off by the end of the stream is reported incomplete (vLLM turns it into text); "
+        "a repeated top-level parameter is a repeated key, not a list; a string parameter "
+        "that starts with text and then holds child elements keeps them as text (vLLM: "
+        "an object with $text); markup that does "
+        "not parse inside a held value makes it a string instead of dropping it."
+    )
+    BLOCK_OPEN = NS + "<tool_call>"
+    BLOCK_CLOSE = NS + "</tool_call>"
+    CALL_OPEN = (NS + "<invoke name=",)
+    CALL_HEADER = re.compile(r"""\s*(["']?)(?P<name>[^"'<>\n]*)\1\s*>""")
+    CALL_CLOSE = NS + "</invoke>"
+    PARAM_OPEN = (NS + "<",)
+    PARAM_HEADER = re.compile(r"(?P<key>[^<>/][^<>]*)>")
+    PARAM_CLOSE = NS + "</"  # per key: NS + "</KEY>"; see _value
+
+    def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
+        key = m.group("key")
+        self._key = key
+        self._closer = f"{NS}</{key}>"
+        self._schema = self._props.get(key)
+        plan, _ = value_plan(self._schema)
+        self._streams = self._schema is None or plan in (STRING, NULLABLE_STRING)
+        self._stack: list[str] = []
+        self._held = []
+        self._vstate = _V_START
+        self._emit(out, ("," if self._members else "") + json_quote(key) + ":")
+        self._members += 1
+        self._key_open = True
+
+    def _value(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        if self._vstate == _V_START:
+            ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if ws > pos:
+                self._held.append(buf[pos:ws])
+                pos = ws
+            if pos == n:
+                if final:
+                    self._finish_value(out, "")
+                return pos
+            if buf.startswith(NS, pos):
+                if buf.startswith(self._closer, pos):  # an empty or blank leaf
+                    self._finish_value(out, "")
+                    self._mode = _CALL
+                    return pos + len(self._closer)
+                if not final and n - pos < len(self._closer) and self._closer.startswith(buf[pos:]):
+                    return -(pos + 1)
+                self._vstate = _V_HELD  # child elements (or a missing closer)
+            elif not final and n - pos < len(NS) and NS.startswith(buf[pos:]):
+                return -(pos + 1)
+            elif self._streams:
+                self._vstate = _V_STRING
+                self._emit(out, '"' + json_quote("".join(self._held))[1:-1])
+                self._held = []
+                self._key_open = False
+            else:
+                self._vstate = _V_HELD
+        if self._vstate == _V_STRING:
+            return self._stream_string(buf, pos, out, final)
+        return self._hold(buf, pos, out, final)
+
+    def _ends_call(self, buf: str, i: int) -> bool:
+        return buf.startswith(self.CALL_CLOSE, i) or buf.startswith(NS + "</tool_call>", i)
+
+    def _stream_string(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        closers = (self._closer, self.CALL_CLOSE, NS + "</tool_call>")
+        longest = max(map(len, closers))
+        while True:
+            i = buf.find(NS, pos)
+            if i < 0:
+                end = n if final else n - partial_marker_len(buf, (NS,), pos)
+                if end > pos:
+                    self._emit(out, json_quote(buf[pos:end])[1:-1])
+                if final:
+                    self._finish_value(out, "")
+                    return n
+                return -(end + 1) if end < n else end
+            if buf.startswith(self._closer, i) or self._ends_call(buf, i):
+                self._finish_value(out, buf[pos:i])
+                self._mode = _CALL
+                return i + len(self._closer) if buf.startswith(self._closer, i) else i
+            if not final and n - i < longest and any(c.startswith(buf[i:]) for c in closers):
+                if i > pos:
+                    self._emit(out, json_quote(buf[pos:i])[1:-1])
+                return -(i + 1)
+            end = i + len(NS)  # a namespace token inside the text: kept as text
+            self._emit(out, json_quote(buf[pos:end])[1:-1])
+            pos = end
+
+    def _hold(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        n = len(buf)
+        held = self._held
+        stack = self._stack
+        while True:
+            i = buf.find(NS, pos)
+            if i < 0:
+                end = n if final else n - partial_marker_len(buf, (NS,), pos)
+                if end > pos:
+                    held.append(buf[pos:end])
+                if final:
+                    self._finish_value(out, "")
+                    return n
+                return -(end + 1) if end < n else end
+            m = _TAG.match(buf, i + len(NS))
+            if m is None:
+                if (
+                    not final
+                    and n - i < len(NS) + self.MAX_HEADER
+                    and ">" not in buf[i + len(NS) :]
+                ):
+                    if i > pos:
+                        held.append(buf[pos:i])
+                    return -(i + 1)  # the tag may still be completed
+                held.append(buf[pos : i + len(NS)])
+                pos = i + len(NS)
+                continue
+            closing, name = m.group(1), m.group(2)
+            if closing and not stack and name == self._key:
+                self._finish_value(out, buf[pos:i])
+                self._mode = _CALL
+                return m.end()
+            if closing and name in ("invoke", "tool_call"):
+                self._finish_value(out, buf[pos:i])  # a missing closer
+                self._mode = _CALL
+                return i
+            if closing:
+                if stack and stack[-1] == name:
+                    stack.pop()
+            else:
+                stack.append(name)
+            held.append(buf[pos : m.end()])
+            pos = m.end()
+
+    def _finish_value(self, out: list[Event], piece: str) -> None:
+        if self._vstate == _V_STRING:
+            self._emit(out, json_quote(piece)[1:] if piece else '"')
+        else:
+            self._held.append(piece)
+            raw = "".join(self._held)
+            parsed = _parse_body(raw, 0, None, 1)
+            self._emit(
+                out, json_quote(raw) if parsed is None else _convert(parsed[0], self._schema)
+            )
+        self._held = []
+        self._key_open = False
+        self._vstate = _V_START
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        """Strings raw, other values as JSON text (which M3 and vLLM both read); the
+        template's nested-element form is what the fixture tests feed."""
+        body = "".join(
+            f'{NS}<invoke name="{name}">'
+            + "".join(f"{NS}<{k}>{cls.raw_value(v)}{NS}</{k}>" for k, v in args.items())
+            + f"{NS}</invoke>\n"
+            for name, args in calls
+        )
+        return f"{NS}<tool_call>\n{body}{NS}</tool_call>"
+
+
+FORMATS = (MiniMaxM2Parser, MiniMaxM3Parser)

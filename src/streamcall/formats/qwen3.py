@@ -12,6 +12,15 @@ typed by the tool schema (see ``_xmlparams`` for the typing rules and what is he
 back). A ``<function=...>`` outside ``<tool_call>`` is a call too (Qwen3.5 sometimes
 drops the wrapper). A missing ``</parameter>`` ends at the next ``<parameter`` or
 ``</function>``; a missing ``</function>`` ends at ``</tool_call>``, as in vLLM.
+
+Qwen2.5, QwQ and Qwen3 (non-coder) write Hermes JSON in the same wrapper::
+
+    '<tool_call>' ws* '{"name": NAME, "arguments": {...}}' ws* '</tool_call>'
+
+and every ``qwen`` model id routes here, so each block's body is decided by its first
+non-blank character: ``{`` is a JSON call, handed to the JSON-call engine and streamed
+verbatim exactly as ``hermes`` does; ``<function`` is the XML form. Both kinds may be
+mixed in one output, block by block.
 """
 
 from __future__ import annotations
@@ -24,12 +33,14 @@ from streamcall.formats._xmlparams import XmlParamsParser
 
 class QwenCoderParser(XmlParamsParser):
     names: ClassVar[tuple[str, ...]] = ("qwen3_coder", "qwen3_xml", "mimo")
-    family = "Qwen3-Coder, Qwen3.5/3.6, Xiaomi MiMo"
+    family = "Qwen3-Coder, Qwen3.5/3.6, Xiaomi MiMo; Qwen2.5/QwQ/Qwen3 JSON calls"
     vllm_differences = (
         "Streams string parameters character by character instead of waiting for "
         "</parameter> (SGLang #27005); untyped values (no schema) follow the documented "
         "first-character rule instead of always being strings; a string-typed value "
-        "'null' stays the string 'null' (it is streamed before it could be known)."
+        "'null' stays the string 'null' (it is streamed before it could be known); a "
+        "<tool_call> block with a Hermes JSON body is read as a JSON call (vLLM's qwen3 "
+        "parsers degrade it to text, though the router sends Qwen2.5/QwQ/Qwen3 here)."
     )
     BLOCK_OPEN = "<tool_call>"
     BLOCK_CLOSE = "</tool_call>"
@@ -40,6 +51,7 @@ class QwenCoderParser(XmlParamsParser):
     PARAM_OPEN = ("<parameter=", '<parameter name="')
     PARAM_HEADER = re.compile(r'(?P<key>[^"<>\n]*)"?\s*>')
     PARAM_CLOSE = "</parameter>"
+    JSON_BODY = True
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

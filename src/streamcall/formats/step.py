@@ -3,11 +3,13 @@
 Step-3 grammar (vLLM ``step3``)::
 
     text* ( '<｜tool_calls_begin｜>' ws* ( wrapper | call )* '<｜tool_calls_end｜>' text* )*
-    wrapper := '<｜tool_call_begin｜>' | 'function<｜tool_sep｜>' | '<｜tool_call_end｜>'
+    wrapper := '<｜tool_call_begin｜>' | 'function<｜tool_sep｜>' NAME? '\n'? | '<｜tool_sep｜>'
+             | '<｜tool_call_end｜>'
     call    := '<steptml:invoke name="' NAME '">' param* '</steptml:invoke>'
     param   := '<steptml:parameter name="' KEY '">' value '</steptml:parameter>' ws*
 
-The per-call wrappers are skipped between calls. Step-3.5 (``step3p5``) writes
+The per-call wrappers are skipped between calls. Values sit inline, so their whitespace
+(newlines included) is data and kept, as vLLM keeps it. Step-3.5 (``step3p5``) writes
 Qwen3-Coder's ``<tool_call><function=f><parameter=k>`` and also the
 ``<function name="f">``/``<parameter name="k">`` spelling; both are accepted.
 
@@ -34,7 +36,14 @@ class Step3Parser(XmlParamsParser):
     )
     BLOCK_OPEN = "<｜tool_calls_begin｜>"
     BLOCK_CLOSE = "<｜tool_calls_end｜>"
-    IGNORE = ("<｜tool_call_begin｜>", "function<｜tool_sep｜>", "<｜tool_call_end｜>")
+    IGNORE = (
+        "<｜tool_call_begin｜>",
+        "function<｜tool_sep｜>",
+        "<｜tool_call_end｜>",
+        "<｜tool_sep｜>",
+    )
+    BLOCK_SKIP = re.compile(r"function<｜tool_sep｜>[^<\n]{0,256}\n?")
+    STRIP_NEWLINES = False
     CALL_OPEN = ("<steptml:invoke name=",)
     CALL_HEADER = re.compile(r'\s*"(?P<name>[^"]*)"\s*>')
     CALL_CLOSE = "</steptml:invoke>"
