@@ -519,33 +519,44 @@ def _format_rows() -> list[dict[str, Any]]:
                 "canonical": cls.names[0] if cls.names else name,
                 "family": cls.family,
                 "routes": [pattern for pattern, fmt in ROUTES if fmt == name],
+                "vllm_differences": cls.vllm_differences,
             }
         )
     return rows
 
 
 def _reasoning_rows() -> list[dict[str, Any]]:
-    import streamcall
+    from streamcall.reasoning import REASONING_ROUTES, reasoning_formats
 
-    names_fn: Callable[[], list[str]] | None = getattr(streamcall, "reasoning_formats", None)
-    routes: Sequence[tuple[str, str]] = ()
-    try:
-        import streamcall.reasoning as reasoning_pkg
-
-        if names_fn is None:
-            names_fn = getattr(reasoning_pkg, "reasoning_formats", None)
-        routes = getattr(reasoning_pkg, "REASONING_ROUTES", ())
-    except ImportError:  # pragma: no cover - the reasoning layer ships with the package
-        pass
-    if names_fn is None:
-        return []
     return [
-        {"name": name, "routes": [pattern for pattern, fmt in routes if fmt == name]}
-        for name in names_fn()
+        {"name": name, "routes": [pattern for pattern, fmt in REASONING_ROUTES if fmt == name]}
+        for name in reasoning_formats()
     ]
 
 
+def formats_markdown() -> str:
+    """The per-format table of docs/formats.md, generated from the registry."""
+    lines = [
+        "| format | model family | routed from model ids containing | where streamcall differs "
+        "from vLLM on purpose |",
+        "|---|---|---|---|",
+    ]
+    for r in _format_rows():
+        alias = f" (alias of `{r['canonical']}`)" if r["canonical"] != r["name"] else ""
+        routes = ", ".join(f"`{p}`" for p in r["routes"]) or "–"
+        notes = r["vllm_differences"].replace("|", "\\|") or "–"
+        lines.append(f"| `{r['name']}` | {r['family']}{alias} | {routes} | {notes} |")
+    lines += ["", "| reasoning format | routed from model ids containing |", "|---|---|"]
+    for r in _reasoning_rows():
+        routes = ", ".join(f"`{p}`" for p in r["routes"]) or "–"
+        lines.append(f"| `{r['name']}` | {routes} |")
+    return "\n".join(lines) + "\n"
+
+
 def _cmd_formats(args: argparse.Namespace) -> int:
+    if args.markdown:
+        _write(formats_markdown())
+        return 0
     tool_rows = _format_rows()
     reasoning_rows = _reasoning_rows()
     if args.json:
@@ -558,13 +569,12 @@ def _cmd_formats(args: argparse.Namespace) -> int:
         routes = ", ".join(r["routes"]) or "-"
         lines.append(f"  {r['name']:<{width}}  {r['family']}{alias}")
         lines.append(f"  {'':<{width}}  model ids containing: {routes}")
-    if reasoning_rows:
-        lines.append("")
-        lines.append("Reasoning formats (--reasoning NAME):")
-        width = max(len(r["name"]) for r in reasoning_rows)
-        for r in reasoning_rows:
-            routes = ", ".join(r["routes"]) or "-"
-            lines.append(f"  {r['name']:<{width}}  model ids containing: {routes}")
+    lines.append("")
+    lines.append("Reasoning formats (--reasoning NAME):")
+    width = max((len(r["name"]) for r in reasoning_rows), default=4)
+    for r in reasoning_rows:
+        routes = ", ".join(r["routes"]) or "-"
+        lines.append(f"  {r['name']:<{width}}  model ids containing: {routes}")
     _write("\n".join(lines) + "\n")
     return 0
 
@@ -739,6 +749,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("formats", help="list tool-call and reasoning formats and their routing")
     f.add_argument("--json", action="store_true", help="machine-readable output")
+    f.add_argument(
+        "--markdown", action="store_true", help="the per-format table of docs/formats.md"
+    )
     f.set_defaults(func=_cmd_formats)
 
     e = sub.add_parser("examples", help="list the bundled recorded outputs")
