@@ -272,7 +272,7 @@ class StreamParser:
             pos = len(buf) - len(stripped)
             if stripped[0] != "{":
                 call.tail = ""
-                args.scan.error = True
+                args.error = True
                 self._reject(out, f"arguments of call {call.index} are not a JSON object", buf)
                 return
             call.started = True

@@ -51,7 +51,7 @@ import json
 import re
 from typing import ClassVar
 
-from streamcall.events import Event, Text
+from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._scan import (
     ArgsStreamer,
@@ -296,11 +296,11 @@ class JsonCallsParser(ToolParser):
                 if self._index < 0:
                     raw.append(delta)
                     self._pending.append(delta)
-                else:
-                    self._emit_args(out, self._index, delta)
-                if args.error:
-                    return self._broken(buf, pos, out)
+                elif delta:
+                    out.append(ToolCallArgs(self._index, delta))
                 if not args.done:
+                    if args.error:
+                        return self._broken(buf, pos, out)
                     return -(pos + 1) if pos < n else pos
                 self._sub = _O_AFTER
                 continue

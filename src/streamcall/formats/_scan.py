@@ -374,19 +374,15 @@ class ArgsStreamer:
     load with a strict ``json.loads``.
     """
 
-    __slots__ = ("parts", "scan")
+    __slots__ = ("done", "error", "parts", "scan")
 
     def __init__(self) -> None:
         self.scan = JsonScan()
         self.parts: list[str] = []
-
-    @property
-    def done(self) -> bool:
-        return self.scan.done
-
-    @property
-    def error(self) -> bool:
-        return self.scan.error
+        # Copies of the scan's outcome, kept as plain attributes: they are read after
+        # every push, on the hot path.
+        self.done = False
+        self.error = False
 
     def push(self, buf: str, pos: int, final: bool = False) -> tuple[str, int]:
         scan = self.scan
@@ -394,6 +390,11 @@ class ArgsStreamer:
         pos = scan.feed(buf, pos, final)
         if not scan.control:
             delta = buf[start:pos]
+            if delta:
+                self.parts.append(delta)
+            self.done = scan.done
+            self.error = scan.error
+            return delta, pos
         else:
             pieces = []
             while scan.control:
@@ -406,6 +407,8 @@ class ArgsStreamer:
             delta = "".join(pieces)
         if delta:
             self.parts.append(delta)
+        self.done = scan.done
+        self.error = scan.error
         return delta, pos
 
     def close(self, tail: str = "") -> str:
