@@ -1,11 +1,7 @@
-"""What every tool-call parser shares: the feed loop, the held-back tail, call numbering.
+"""What every tool-call parser shares: call numbering, the gap between blocks, schemas.
 
-A parser keeps one short undecided tail between chunks. ``feed`` joins it to the new text
-(the tail is bounded by the longest partial token or marker, so this is O(chunk)) and calls
-the subclass's ``_step``, which consumes as far as it can and returns where it stopped.
-Everything before that point has been decided for good; everything after it is the new
-tail. ``finish`` calls ``_step`` once more with ``final=True``: nothing may be held then.
-
+The feed loop itself (the held-back tail, ``_step(buf, pos, out, final) -> pos``,
+``_end_of_stream``) is ``streamcall._feedloop.FeedLoop``, shared with the reasoning parsers.
 Subclasses keep their mode and scan state in attributes, so a chunk resumes exactly where
 the last one stopped, and they write events into the list they are given.
 """
@@ -17,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats._scan import MarkerFinder
 
@@ -26,7 +23,7 @@ Tools = list[dict[str, Any]]
 _WS = re.compile(r"[ \t\r\n]*")
 
 
-class ToolParser:
+class ToolParser(FeedLoop):
     """Base class: sans-IO, ``feed`` text in, events out."""
 
     #: registered format names handled by this class (first is the canonical one)
@@ -37,36 +34,11 @@ class ToolParser:
     vllm_differences: ClassVar[str] = ""
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__()
         self.tools = tools or []
         self.id_prefix = id_prefix
-        self._tail = ""
         self._calls = 0
-        self._finished = False
         self._gap: list[str] | None = None
-
-    # -- the public face -----------------------------------------------------------------
-
-    def feed(self, text: str) -> list[Event]:
-        """Consume a chunk of model text; return the events it decides."""
-        out: list[Event] = []
-        if self._finished or not text:
-            return out
-        buf = self._tail + text if self._tail else text
-        pos = self._step(buf, 0, out, False)
-        self._tail = buf[pos:] if pos < len(buf) else ""
-        return out
-
-    def finish(self) -> list[Event]:
-        """End of stream: release held-back text and close what is still open."""
-        out: list[Event] = []
-        if self._finished:
-            return out
-        self._finished = True
-        buf, self._tail = self._tail, ""
-        pos = self._step(buf, 0, out, True)
-        rest = buf[pos:]
-        self._end_of_stream(rest, out)
-        return out
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
@@ -78,14 +50,6 @@ class ToolParser:
         raise NotImplementedError(f"{cls.__name__} has no renderer")
 
     # -- for subclasses ------------------------------------------------------------------
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        raise NotImplementedError
-
-    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
-        """Called by ``finish`` with whatever ``_step`` left; the default releases it."""
-        if rest:
-            out.append(Text(rest))
 
     def _block_ended(self) -> None:
         """A block of calls closed: whitespace that follows is held as a possible gap."""

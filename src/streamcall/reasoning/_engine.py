@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Reasoning, Text
 from streamcall.formats._scan import partial_marker_len
 
@@ -77,7 +78,7 @@ class ReasoningSpec:
     vllm_differences: str = ""
 
 
-class ReasoningParser:
+class ReasoningParser(FeedLoop):
     """Base class: sans-IO, ``feed`` text in, ``Reasoning`` and ``Text`` events out.
 
     Same loop as ``ToolParser``: the held tail is joined to the next chunk, ``_step``
@@ -85,39 +86,13 @@ class ReasoningParser:
     """
 
     def __init__(self, name: str) -> None:
+        super().__init__()
         self.name = name
-        self._tail = ""
-        self._finished = False
 
     @property
     def in_reasoning(self) -> bool:
         """Whether the text fed so far leaves the stream inside reasoning."""
         return False
-
-    def feed(self, text: str) -> list[Event]:
-        """Consume a chunk of model text; return the events it decides."""
-        out: list[Event] = []
-        if self._finished or not text:
-            return out
-        buf = self._tail + text if self._tail else text
-        pos = self._step(buf, 0, out, False)
-        self._tail = buf[pos:] if pos < len(buf) else ""
-        return out
-
-    def finish(self) -> list[Event]:
-        """End of stream: release whatever is held back."""
-        out: list[Event] = []
-        if self._finished:
-            return out
-        self._finished = True
-        buf, self._tail = self._tail, ""
-        pos = self._step(buf, 0, out, True)
-        if pos < len(buf):  # pragma: no cover - _step consumes everything when final
-            out.append(Text(buf[pos:]))
-        return out
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        raise NotImplementedError
 
 
 def _alternation(markers: tuple[str, ...]) -> re.Pattern[str] | None:
