@@ -125,6 +125,7 @@ class GemmaFourParser(ToolParser):
         super().__init__(tools, id_prefix=id_prefix)
         self._start = MarkerFinder((self.START,))
         self._scalar_end = re.compile(r"[,}\]]|" + re.escape(self.END))
+        self._marker_chars = frozenset((self.END[0], self.QUOTE[0]))
         self._mode = _TEXT
         self._raw: list[str] = []
         self._new_call()
@@ -298,24 +299,27 @@ class GemmaFourParser(ToolParser):
                 self._after_value(out)
                 pos = m.start()
                 continue
-            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
-            if pos == n:
-                return pos
-            if buf.startswith(self.END, pos):
-                self._end(out, incomplete=True)
-                return pos + len(self.END)
             c = buf[pos]
-            if (
-                c == "<"
-                and not final
-                and (self.END.startswith(buf[pos:]) or self.QUOTE.startswith(buf[pos:]))
-            ):
-                return -(pos + 1)  # a marker cut at the end of the chunk
+            if c.isspace():
+                pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                if pos == n:
+                    return pos
+                c = buf[pos]
+            # Markers start with a character that bare text seldom holds: test them only then.
+            marker_here = c in self._marker_chars
+            if marker_here:
+                if buf.startswith(self.END, pos):
+                    self._end(out, incomplete=True)
+                    return pos + len(self.END)
+                if not final and (
+                    self.END.startswith(buf[pos:]) or self.QUOTE.startswith(buf[pos:])
+                ):
+                    return -(pos + 1)  # a marker cut at the end of the chunk
             if state == _KEY:
                 if c == "}":
                     pos += 1
                     self._close(out)
-                elif buf.startswith(self.QUOTE, pos):
+                elif marker_here and buf.startswith(self.QUOTE, pos):
                     pos += len(self.QUOTE)
                     self._state = _QKEY
                 else:
@@ -332,7 +336,7 @@ class GemmaFourParser(ToolParser):
                     self._state = _VALUE
                     pos = m.end()
             elif state == _VALUE:
-                if buf.startswith(self.QUOTE, pos):
+                if marker_here and buf.startswith(self.QUOTE, pos):
                     self._value_start(out, '"')
                     self._state = _STRING
                     pos += len(self.QUOTE)
