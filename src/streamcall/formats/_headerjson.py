@@ -49,7 +49,7 @@ from typing import ClassVar
 
 from streamcall.events import Event, Text
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._scan import ArgsStreamer, MarkerFinder, partial_marker_len
+from streamcall.formats._scan import ArgsStreamer, PartialMarkers, TrieMarkerFinder
 
 __all__ = ["HANDOFF", "HeaderJsonParser"]
 
@@ -83,16 +83,16 @@ class HeaderJsonParser(ToolParser):
         cls = type(self)
         call_start = (cls.CALL_START,) if cls.CALL_START else ()
         opens = cls.SECTION_START + (call_start if cls.CALL_OPENS_SECTION else ())
-        self._text_finder = MarkerFinder(opens)
+        self._text_finder = TrieMarkerFinder(opens)
         # markers that interrupt a header: the header is malformed
         interrupts = (
             cls.SECTION_START + call_start + tuple(m for m in (cls.SECTION_END, cls.CALL_END) if m)
         )
         ends = cls.HEADER_END + (("{",) if cls.HEADER_BRACE else ())
-        self._header_finder = MarkerFinder(ends + tuple(m for m in interrupts if m not in ends))
+        self._header_finder = TrieMarkerFinder(ends + tuple(m for m in interrupts if m not in ends))
         self._header_ends = frozenset(ends)
         stop = cls.STOP if cls.STOP is not None else interrupts
-        self._stop_finder = MarkerFinder(stop) if stop else None
+        self._stop_finder = TrieMarkerFinder(stop) if stop else None
         # what may come between calls, in the order it is tried
         between: list[str] = []
         for m in (cls.ARGS_SUFFIX, cls.CALL_END, cls.CALL_START, cls.SECTION_END):
@@ -101,6 +101,7 @@ class HeaderJsonParser(ToolParser):
         if cls.REPEAT_SECTION:
             between.extend(cls.SECTION_START)
         self._between = tuple(between)
+        self._between_partial = PartialMarkers(between)
         self._mode = _TEXT
         self._raw: list[str] = []  # markup since the last complete call: text if it fails
         self._header_parts: list[str] = []
@@ -281,7 +282,7 @@ class HeaderJsonParser(ToolParser):
                 else:
                     self._raw.append(marker)
                 return pos
-        if not final and partial_marker_len(buf, self._between, pos) == n - pos:
+        if not final and self._between_partial.start(buf, pos) == pos:
             return -(pos + 1)
         # Anything else ends the section; the whitespace before it is text.
         self._release_raw(out)

@@ -420,3 +420,60 @@ class ArgsStreamer:
 
     def text(self) -> str:
         return "".join(self.parts)
+
+
+# --- Partial markers by one regex ---------------------------------------------------------
+
+
+def _prefix_pattern(markers: Iterable[str]) -> str:
+    """A regex for any non-empty proper prefix of ``markers`` that ends the text.
+
+    Built as a trie (``<(?:\\Z|/(?:\\Z|p...))``), so each start position costs one or two
+    character tests instead of one ``startswith`` per marker.
+    """
+    branches: dict[str, list[str]] = {}
+    for marker in markers:
+        if len(marker) > 1:
+            branches.setdefault(marker[0], []).append(marker[1:])
+    alts = []
+    for first, rests in branches.items():
+        deeper = _prefix_pattern(rests)
+        alts.append(re.escape(first) + (rf"(?:\Z|{deeper})" if deeper else r"\Z"))
+    return "(?:" + "|".join(alts) + ")" if alts else ""
+
+
+class PartialMarkers:
+    """``partial_marker_len`` for a fixed set of markers, as one C regex search."""
+
+    __slots__ = ("_re", "_reach")
+
+    def __init__(self, markers: Iterable[str]) -> None:
+        markers = tuple(markers)
+        self._re = re.compile(_prefix_pattern(markers) or "(?!)")
+        self._reach = max(map(len, markers), default=1) - 1
+
+    def start(self, buf: str, start: int = 0) -> int:
+        """Where the longest partial marker at the end of ``buf[start:]`` begins (or ``len``)."""
+        n = len(buf)
+        m = self._re.search(buf, max(start, n - self._reach))
+        return n if m is None else m.start()
+
+    def length(self, buf: str, start: int = 0) -> int:
+        return len(buf) - self.start(buf, start)
+
+
+class TrieMarkerFinder(MarkerFinder):
+    """``MarkerFinder`` whose partial-marker check is a ``PartialMarkers`` search."""
+
+    __slots__ = ("_partial",)
+
+    def __init__(self, markers: Sequence[str]) -> None:
+        super().__init__(markers)
+        self._partial = PartialMarkers(self.markers)
+
+    def find(self, buf: str, pos: int) -> tuple[int, int, str | None]:
+        m = self._re.search(buf, pos)
+        if m is not None:
+            return m.start(), m.end(), m.group()
+        safe = self._partial.start(buf, pos)
+        return safe, safe, None

@@ -65,7 +65,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._scan import MarkerFinder, json_quote, partial_marker_len
+from streamcall.formats._scan import PartialMarkers, TrieMarkerFinder, json_quote
 
 __all__ = ["XmlParamsParser", "convert_value", "value_plan"]
 
@@ -240,12 +240,13 @@ class XmlParamsParser(ToolParser):
             starts.append(cls.BLOCK_OPEN)
         if cls.BLOCK_OPEN is None or cls.BARE_CALLS:
             starts.extend(cls.CALL_OPEN)
-        self._text_finder = MarkerFinder(starts)
+        self._text_finder = TrieMarkerFinder(starts)
         self._block_markers = (
             *cls.CALL_OPEN,
             *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ()),
             *cls.IGNORE,
         )
+        self._block_partial = PartialMarkers(self._block_markers)
         # Longest first, so that a closer is not taken for a parameter opener that is
         # its prefix (MiniMax-M3's ``NS<`` and ``NS</invoke>``).
         self._call_markers = tuple(
@@ -257,7 +258,7 @@ class XmlParamsParser(ToolParser):
         )
         self._longest_call_marker = max(map(len, self._call_markers))
         self._terminators = (cls.PARAM_CLOSE, *self._call_markers)
-        self._term_finder = MarkerFinder(self._terminators)
+        self._term_finder = TrieMarkerFinder(self._terminators)
         self._mode = _TEXT
         self._in_block = False
         self._calls_in_block = 0
@@ -353,7 +354,7 @@ class XmlParamsParser(ToolParser):
                     continue
                 marker = self._marker_at(buf, ws, self._block_markers)
                 if marker is None:
-                    if not final and partial_marker_len(buf, self._block_markers, ws) == n - ws:
+                    if not final and self._block_partial.start(buf, ws) == ws:
                         self._raw.append(buf[pos:ws])
                         return ws
                     # Junk in a block: the block is over, the junk is text.
