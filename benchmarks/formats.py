@@ -13,8 +13,10 @@ linear, 2.0 quadratic), and the cost per chunk at 64 KB. The naive baseline is w
 incumbents do: keep the growing buffer and re-parse all of it on every chunk (here with
 streamcall's own one-shot parser, so that only the strategy differs); at 64 KB it is
 estimated from 24 sampled prefix lengths, because running it in full takes minutes.
-vLLM's Python parsers are run side by side when ``vllm`` is importable; it is not part of
-the bench extra (it pulls a GPU stack), so that column is usually skipped.
+vLLM's Python parsers are run side by side when ``vllm`` is importable (``vllm_peer``: the
+same chunks, driven the way vLLM's serving layer drives them): its time at 64 KB, the ratio
+vLLM/streamcall and vLLM's growth exponent. vLLM is not part of the bench extra (it pulls a
+GPU stack); ``benchmarks/vllm_peer.py`` gives the steps for a venv that has it.
 
 Absolute times on shared machines are noise; the ratios and exponents are the figures.
 """
@@ -26,6 +28,7 @@ import sys
 import time
 from typing import Any
 
+from benchmarks import vllm_peer
 from benchmarks._util import best_of, growth_exponent, table
 from streamcall.formats.registry import formats, parse_tool_calls, parser_class, tool_parser
 
@@ -89,12 +92,31 @@ def naive_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]], sample:
     return elapsed * len(pieces) / len(picks)
 
 
-def vllm_available() -> bool:
-    try:
-        import vllm  # noqa: F401
-    except Exception:
-        return False
-    return True
+def vllm_columns(
+    name: str, runs: list[tuple[list[str], list[dict[str, Any]], float]]
+) -> list[object]:
+    """vLLM's 64 KB time, its ratio to streamcall's and its exponent; a reason if it failed.
+
+    ``runs`` holds (pieces, tools, streamcall seconds) per size. A size is skipped once a
+    smaller one failed, and a timeout at 64 KB gives a lower bound on the ratio.
+    """
+    times: list[float] = []
+    for pieces, tools, _ in runs:
+        size = f"{len(''.join(pieces)):,} chars"
+        try:
+            t = vllm_peer.stream_time(name, pieces, tools)
+        except vllm_peer.PeerError as exc:
+            reason = str(exc)
+            print(f"  vllm {name}, {size}: {reason}", file=sys.stderr)
+            short = next((w for w in ("timeout", "wrong") if reason.startswith(w)), "error")
+            ratio = f">{vllm_peer.TIMEOUT / runs[-1][2]:,.0f}x" if short == "timeout" else "-"
+            exp = f"{growth_exponent(SIZES[:2], times):.2f}*" if len(times) == 2 else "-"
+            return [short, ratio, exp]
+        if t is None:
+            return ["none", "-", "-"]
+        print(f"  vllm {name}, {size}: {t * 1e3:,.1f} ms", file=sys.stderr)
+        times.append(t)
+    return [times[-1] * 1e3, f"{times[-1] / runs[-1][2]:,.0f}x", growth_exponent(SIZES, times)]
 
 
 def renderable(names: list[str]) -> list[str]:
@@ -111,14 +133,17 @@ def renderable(names: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     names = renderable(argv or formats())
     print(f"tool-call formats: one call, arguments of 4/16/64 KB, fed in {CHUNK}-char chunks")
-    if not vllm_available():
+    vllm = vllm_peer.available()
+    if not vllm:
         print("vllm is not importable: its parsers are skipped (not in the bench extra)")
     rows = []
     for name in names:
         cls = parser_class(name)
         row: list[object] = [name]
+        peer: list[object] = []
         for make in (string_args, object_args):
             times = []
+            runs = []
             per_chunk = 0.0
             naive_ratio = 0.0
             for size in SIZES:
@@ -127,6 +152,7 @@ def main(argv: list[str] | None = None) -> None:
                 pieces = chunks_of(cls.render([("f", args)]))
                 t = stream_time(name, pieces, tools)
                 times.append(t)
+                runs.append((pieces, tools, t))
                 if size == SIZES[-1]:
                     per_chunk = t / len(pieces) * 1e6
                     naive = naive_time(name, pieces, tools, sample=24)
@@ -139,7 +165,9 @@ def main(argv: list[str] | None = None) -> None:
                     f"{naive_ratio:,.0f}x",
                 ]
             )
-        rows.append(row)
+            if vllm:
+                peer.extend(vllm_columns(name, runs))
+        rows.append(row + peer)
         print(f"  measured {name}", file=sys.stderr)
     headers = ["format"]
     for kind in ("str", "obj"):
@@ -151,7 +179,16 @@ def main(argv: list[str] | None = None) -> None:
             "µs/chunk",
             "vs naive",
         ]
+    if vllm:
+        for kind in ("str", "obj"):
+            headers += [f"{kind} vLLM 64K ms", "vLLM/sc", "vLLM exp"]
     print(table(headers, rows))
+    if vllm:
+        print(
+            "vLLM: its Python parser fed the same chunks (benchmarks/vllm_peer.py); target "
+            "vLLM/sc >= 100x. timeout: over 60 s at a size; wrong: streamed calls differ "
+            "from the text; none: no vLLM parser; * exponent from 4 to 16 KB only"
+        )
     worst = max((r for r in rows), key=lambda r: max(float(r[4]), float(r[10])))  # type: ignore[arg-type]
     print(
         f"worst growth exponent: {max(float(worst[4]), float(worst[10])):.2f} ({worst[0]}); "  # type: ignore[arg-type]
