@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing
+from streamcall.events import ToolCallStart
 from streamcall.formats.registry import parse_tool_calls, parser_class, tool_parser
 from support import check_format, summary
 
@@ -535,3 +536,83 @@ def test_one_char_streaming_agrees_with_one_shot_sglang_35564(fmt: str) -> None:
     text = "Sure. " + parser_class(fmt).render([("a", {"x": '\\u00e9 " }'}), ("b", {})]) + " ok"
     one_char = testing.coalesce(testing.run(tool_parser(fmt), list(text)))
     assert one_char == testing.coalesce(testing.run(tool_parser(fmt), [text]))
+
+
+# -- Cohere: the model's tool_call_id is the call id (ID_KEYS) ---------------------------
+
+
+def _cohere(*objs: str) -> str:
+    return "<|START_ACTION|>[" + ", ".join(objs) + "]<|END_ACTION|>"
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        (COHERE_TWO, ["0", "1"]),  # vLLM uses the model's id as the call id
+        (  # a repeated id is made unique
+            _cohere(
+                '{"tool_call_id": "a", "tool_name": "f", "parameters": {}}',
+                '{"tool_call_id": "a", "tool_name": "g", "parameters": {}}',
+                '{"tool_call_id": "a", "tool_name": "h", "parameters": {}}',
+            ),
+            ["a", "a~2", "a~3"],
+        ),
+        (  # id after the name, still before the arguments: used
+            _cohere('{"tool_name": "f", "tool_call_id": "x", "parameters": {"q": 1}}'),
+            ["x"],
+        ),
+        (  # arguments before the name and the id: the call waits for the name, so the id
+            # written before the name is used
+            _cohere('{"parameters": {"q": 1}, "tool_call_id": "x", "tool_name": "f"}'),
+            ["x"],
+        ),
+        (  # id after the arguments started streaming: too late, the generated id stays
+            _cohere('{"tool_name": "f", "parameters": {"q": 1}, "tool_call_id": "x"}'),
+            ["call_0"],
+        ),
+        (  # no id, a non-string id, an empty id: generated
+            _cohere(
+                '{"tool_name": "f", "parameters": {}}',
+                '{"tool_call_id": 7, "tool_name": "f", "parameters": {}}',
+                '{"tool_call_id": "", "tool_name": "f", "parameters": {}}',
+            ),
+            ["call_0", "call_1", "call_2"],
+        ),
+        (  # a model id equal to a generated one: the later one is suffixed
+            _cohere(
+                '{"tool_call_id": "call_1", "tool_name": "f", "parameters": {}}',
+                '{"tool_name": "g", "parameters": {}}',
+            ),
+            ["call_1", "call_1~2"],
+        ),
+        (  # an escaped id is decoded
+            _cohere('{"tool_call_id": "a\\"b\\u00e9", "tool_name": "f", "parameters": {}}'),
+            ['a"bé'],
+        ),
+    ],
+)
+@given(data=st.data())
+def test_cohere_model_call_ids(text: str, ids: list[str], data: st.DataObject) -> None:
+    items = check_format("cohere_command4", text, data)
+    got = [v.id for k, v in items if k == "call" and isinstance(v, testing.Call)]
+    assert got == ids
+    content, calls = summary(items)
+    assert content == ""
+    assert len(calls) == len(ids)
+
+
+def test_cohere_call_waits_for_an_id_written_before_the_arguments() -> None:
+    """Fed a character at a time, the start event carries the model's id: the call never
+    starts before the id (written before the arguments) is known."""
+    parser = tool_parser("cohere_command3")
+    text = _cohere('{"tool_name": "f", "tool_call_id": "abc", "parameters": {"q": "x"}}')
+    events = [ev for ch in text for ev in parser.feed(ch)] + parser.finish()
+    starts = [ev for ev in events if isinstance(ev, ToolCallStart)]
+    assert [(s.id, s.name) for s in starts] == [("abc", "f")]
+
+
+def test_id_keys_is_off_by_default() -> None:
+    """Other JSON formats ignore a tool_call_id key: it is skipped like any other key."""
+    text = '<tool_calls>[{"tool_call_id": "x", "name": "f", "arguments": {}}]</tool_calls>'
+    [call] = parse_tool_calls(text, "jamba").tool_calls
+    assert call.id == "call_0"

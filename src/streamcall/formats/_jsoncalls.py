@@ -36,6 +36,14 @@ Options for the formats that need them (all off by default):
   ``<tool_call>...</tool_call>``, a ```` ```json ```` fence ...); ``END`` otherwise.
 - ``REARM``: text markers after which a bare block may start again, as at the start of
   the output (xLAM's JSON after ``</think>``). The marker itself stays text.
+- ``ID_KEYS``: keys whose string value is the model's own call id (Cohere's
+  ``tool_call_id``), used as ``ToolCallStart.id``. Read like the name: a string, held
+  until it closes (capped at ``MAX_HEAD``). An id written before the arguments is always
+  used, since the call does not start before the arguments do; one written after the
+  arguments have started streaming comes too late and the generated id stays (the start
+  event is never delayed for a key that may not come). A non-string or empty id is
+  skipped. With ``ID_KEYS`` set, every id of the stream, model-made or generated, is made
+  unique: a repeat gets a ``~2``, ``~3`` ... suffix, as in the header engine.
 
 A call starts (``ToolCallStart``) once its name is known and its arguments have shown a
 valid first character, so a call whose arguments turn out to be ``42`` never starts and
@@ -92,6 +100,7 @@ class JsonCallsParser(ToolParser):
     REPEAT_START: ClassVar[bool] = False
     ENDS: ClassVar[dict[str, str | None]] = {}
     REARM: ClassVar[tuple[str, ...]] = ()
+    ID_KEYS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -106,12 +115,15 @@ class JsonCallsParser(ToolParser):
         self._raw: list[str] = []  # consumed text that degrades to Text if the block fails
         self._block_calls = 0
         self._in_array = False
+        self._ids: set[str] = set()  # ids given out so far (kept only with ID_KEYS)
+        self._repeats: dict[str, int] = {}  # id -> last suffix given to a repeat of it
         self._reset_object()
 
     def _reset_object(self) -> None:
         self._sub = _O_KEY_OR_CLOSE
         self._key_role = 0  # 1 name, 2 args, 0 other
         self._name: str | None = None
+        self._call_id: str | None = None  # the model's id (ID_KEYS)
         self._index = -1  # set once the call has started
         self._args: ArgsStreamer | None = None
         self._args_seen = False
@@ -370,6 +382,8 @@ class JsonCallsParser(ToolParser):
                     self._key_role = 1
                 elif key in self.ARGS_KEYS and not self._args_seen:
                     self._key_role = 2
+                elif key in self.ID_KEYS and self._call_id is None and self._index < 0:
+                    self._key_role = 3
                 else:
                     self._key_role = 0
                 self._sub = _O_COLON
@@ -396,6 +410,16 @@ class JsonCallsParser(ToolParser):
                     if self._args_seen:
                         self._begin(out)
                         self._flush_pending(out)
+                elif role == 3 and c == '"':
+                    m = _KEY_STRING.match(buf, pos)
+                    if m is None:
+                        if final or n - pos > self.MAX_HEAD:
+                            return self._broken(buf, pos, out)
+                        return -(pos + 1)
+                    self._call_id = _LENIENT.decode(m.group()) or None
+                    raw.append(m.group())
+                    pos = m.end()
+                    self._sub = _O_AFTER
                 elif role == 2:
                     self._args_seen = True
                     if c == "{":
@@ -509,8 +533,22 @@ class JsonCallsParser(ToolParser):
     def _begin(self, out: list[Event]) -> None:
         if self._index < 0:
             assert self._name is not None
-            self._index = self._start_call(out, self._name)
+            call_id = None
+            if self.ID_KEYS:
+                call_id = self._unique(self._call_id or f"{self.id_prefix}{self._calls}")
+            self._index = self._start_call(out, self._name, call_id)
             self._raw.clear()
+
+    def _unique(self, call_id: str) -> str:
+        candidate = call_id
+        if candidate in self._ids:
+            k = self._repeats.get(call_id, 1)
+            while candidate in self._ids:  # amortised O(1): k only grows per id
+                k += 1
+                candidate = f"{call_id}~{k}"
+            self._repeats[call_id] = k
+        self._ids.add(candidate)
+        return candidate
 
     def _flush_pending(self, out: list[Event]) -> None:
         if self._pending:

@@ -19,7 +19,8 @@ in any key order unless said otherwise; ``calls`` is ``call`` or ``[call, ...]``
   (or just ``function call<|role_sep|>``) or ``<|function_call|>``, then one call; a
   ``</s>`` after it is markup.
 - ``cohere_command3`` / ``cohere_command4`` (Command A): ``<|START_ACTION|>
-  [{"tool_call_id": .., "tool_name": .., "parameters": {..}}, ...] <|END_ACTION|>``.
+  [{"tool_call_id": .., "tool_name": .., "parameters": {..}}, ...] <|END_ACTION|>``;
+  ``tool_call_id`` (a string) is the call id (``ID_KEYS``).
 - ``minimax`` (MiniMax-M1): ``<tool_calls>`` then one call per line ``</tool_calls>``.
 - ``apertus`` (swiss-ai Apertus): ``<|tools_prefix|>[{"NAME": {args}}, ...]
   <|tools_suffix|>``: single-key objects whose key is the function name (``NAME_AS_KEY``).
@@ -147,12 +148,15 @@ class CohereCommandParser(JsonCallsParser):
     family = "Cohere Command A / Command A Reasoning"
     vllm_differences = (
         "Pure Python (vLLM 0.23 needs the cohere_melody package); streams arguments "
-        "verbatim; the model's tool_call_id is not used as the call id."
+        "verbatim. Like vLLM, the model's tool_call_id is the call id (made unique within "
+        "the stream with a ~2 suffix if repeated; a call whose arguments start before its "
+        "tool_call_id keeps a generated id)."
     )
     START = ("<|START_ACTION|>",)
     END = "<|END_ACTION|>"
     NAME_KEYS = ("tool_name",)
     ARGS_KEYS = ("parameters",)
+    ID_KEYS = ("tool_call_id",)
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
