@@ -8,7 +8,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall.formats.registry import Tools, parse_tool_calls, tool_parser
+from streamcall.formats._base import Tools
+from streamcall.formats.registry import parse_tool_calls, tool_parser
 
 
 def random_chunkings(data: st.DataObject, text: str, count: int = 3) -> list[list[str]]:
