@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from streamcall.events import Event, Text
+from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._scan import ArgsStreamer, PartialMarkers, TrieMarkerFinder
 
@@ -126,7 +126,11 @@ class HeaderJsonParser(ToolParser):
         n = len(buf)
         while pos < n:
             mode = self._mode
-            if mode == _TEXT:
+            if mode == _ARGS:  # first: where long arguments spend their chunks
+                pos = self._read_args(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+            elif mode == _TEXT:
                 pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
                 if marker is None:
                     return pos
@@ -151,10 +155,6 @@ class HeaderJsonParser(ToolParser):
                     self._degrade(out)
                     continue
                 self._begin(out)
-            elif mode == _ARGS:
-                pos = self._read_args(buf, pos, out, final)
-                if pos < 0:
-                    return -pos - 1
             elif mode == _AFTER:
                 pos = self._read_between(buf, pos, out, final)
                 if pos < 0:
@@ -231,7 +231,8 @@ class HeaderJsonParser(ToolParser):
             piece = buf[pos:stop]
             delta, used = args.push(piece, 0, final or marker is not None)
             new = pos + used
-        self._emit_args(out, self._index, delta)
+        if delta:
+            out.append(ToolCallArgs(self._index, delta))
         if args.done:
             self._end(out, incomplete=False)
             return new
@@ -282,7 +283,7 @@ class HeaderJsonParser(ToolParser):
                 else:
                     self._raw.append(marker)
                 return pos
-        if not final and self._between_partial.start(buf, pos) == pos:
+        if not final and self._between_partial.holds(buf, pos):
             return -(pos + 1)
         # Anything else ends the section; the whitespace before it is text.
         self._release_raw(out)

@@ -684,7 +684,13 @@ class PythonicCallsParser(ToolParser):
         while True:
             end = run.match(buf, pos).end()  # type: ignore[union-attr]
             hold = -1
-            if not final and kind == 0 and end - pos >= 6 and (end == n or buf[end] == "\\"):
+            if (
+                not final
+                and kind == 0
+                and end - pos >= 6
+                and buf[end - 6] == "\\"  # a cheap test before the regex
+                and (end == n or buf[end] == "\\")
+            ):
                 m = _HIGH_SURROGATE.fullmatch(buf, end - 6, end)
                 if m is not None:
                     backslashes = len(buf[pos : end - 6]) - len(buf[pos : end - 6].rstrip("\\"))

@@ -24,6 +24,7 @@ character.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
@@ -425,32 +426,43 @@ class ArgsStreamer:
 # --- Partial markers by one regex ---------------------------------------------------------
 
 
-def _prefix_pattern(markers: Iterable[str]) -> str:
+def _prefix_pattern(markers: Iterable[str], whole: bool = False) -> str:
     """A regex for any non-empty proper prefix of ``markers`` that ends the text.
 
-    Built as a trie (``<(?:\\Z|/(?:\\Z|p...))``), so each start position costs one or two
-    character tests instead of one ``startswith`` per marker.
+    With ``whole``, a whole marker at the end counts too. Built as a trie
+    (``<(?:\\Z|/(?:\\Z|p...))``), so each start position costs one or two character tests
+    instead of one ``startswith`` per marker.
     """
+    shortest = 1 if whole else 2
     branches: dict[str, list[str]] = {}
     for marker in markers:
-        if len(marker) > 1:
+        if len(marker) >= shortest:
             branches.setdefault(marker[0], []).append(marker[1:])
     alts = []
     for first, rests in branches.items():
-        deeper = _prefix_pattern(rests)
+        deeper = _prefix_pattern(rests, whole)
         alts.append(re.escape(first) + (rf"(?:\Z|{deeper})" if deeper else r"\Z"))
     return "(?:" + "|".join(alts) + ")" if alts else ""
 
 
+@functools.lru_cache(maxsize=256)
+def _partial_re(markers: tuple[str, ...], whole: bool) -> tuple[re.Pattern[str], int]:
+    """The compiled pattern and how far back it can reach: built once per marker set."""
+    pattern = re.compile(_prefix_pattern(markers, whole) or "(?!)")
+    return pattern, max(map(len, markers), default=1) - (0 if whole else 1)
+
+
 class PartialMarkers:
-    """``partial_marker_len`` for a fixed set of markers, as one C regex search."""
+    """``partial_marker_len`` for a fixed set of markers, as one C regex search.
+
+    With ``whole``, a whole marker at the end is held too (it may be the prefix of a longer
+    one).
+    """
 
     __slots__ = ("_re", "_reach")
 
-    def __init__(self, markers: Iterable[str]) -> None:
-        markers = tuple(markers)
-        self._re = re.compile(_prefix_pattern(markers) or "(?!)")
-        self._reach = max(map(len, markers), default=1) - 1
+    def __init__(self, markers: Iterable[str], *, whole: bool = False) -> None:
+        self._re, self._reach = _partial_re(tuple(markers), whole)
 
     def start(self, buf: str, start: int = 0) -> int:
         """Where the longest partial marker at the end of ``buf[start:]`` begins (or ``len``)."""
@@ -461,19 +473,26 @@ class PartialMarkers:
     def length(self, buf: str, start: int = 0) -> int:
         return len(buf) - self.start(buf, start)
 
+    def holds(self, buf: str, pos: int) -> bool:
+        """Is all of ``buf[pos:]`` (non-empty) a partial marker?"""
+        return self._re.match(buf, pos) is not None
+
 
 class TrieMarkerFinder(MarkerFinder):
     """``MarkerFinder`` whose partial-marker check is a ``PartialMarkers`` search."""
 
-    __slots__ = ("_partial",)
+    __slots__ = ("_partial_re", "_reach")
 
     def __init__(self, markers: Sequence[str]) -> None:
         super().__init__(markers)
-        self._partial = PartialMarkers(self.markers)
+        partial = PartialMarkers(self.markers)
+        self._partial_re, self._reach = partial._re, partial._reach
 
     def find(self, buf: str, pos: int) -> tuple[int, int, str | None]:
         m = self._re.search(buf, pos)
         if m is not None:
             return m.start(), m.end(), m.group()
-        safe = self._partial.start(buf, pos)
+        n = len(buf)
+        m = self._partial_re.search(buf, max(pos, n - self._reach))
+        safe = n if m is None else m.start()
         return safe, safe, None

@@ -256,9 +256,11 @@ class XmlParamsParser(ToolParser):
                 reverse=True,
             )
         )
-        self._longest_call_marker = max(map(len, self._call_markers))
+        self._call_re = re.compile("|".join(map(re.escape, self._call_markers)))
+        self._call_prefix = PartialMarkers(self._call_markers, whole=True)
         self._terminators = (cls.PARAM_CLOSE, *self._call_markers)
         self._term_finder = TrieMarkerFinder(self._terminators)
+        self._has_flag = "string" in cls.PARAM_HEADER.groupindex  # DSML's string="true"
         self._mode = _TEXT
         self._in_block = False
         self._calls_in_block = 0
@@ -311,7 +313,11 @@ class XmlParamsParser(ToolParser):
         n = len(buf)
         while pos < n:
             mode = self._mode
-            if mode == _TEXT:
+            if mode == _VALUE:  # first: where long arguments spend their chunks
+                pos = self._value(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+            elif mode == _TEXT:
                 finder = self._text_finder
                 end, resume, marker = (
                     finder.find_final(buf, pos) if final else finder.find(buf, pos)
@@ -354,7 +360,7 @@ class XmlParamsParser(ToolParser):
                     continue
                 marker = self._marker_at(buf, ws, self._block_markers)
                 if marker is None:
-                    if not final and self._block_partial.start(buf, ws) == ws:
+                    if not final and self._block_partial.holds(buf, ws):
                         self._raw.append(buf[pos:ws])
                         return ws
                     # Junk in a block: the block is over, the junk is text.
@@ -396,14 +402,10 @@ class XmlParamsParser(ToolParser):
                     self._gap.append(buf[pos:ws])  # text again if junk follows
                 if ws == n:
                     return ws
-                if (
-                    not final
-                    and n - ws < self._longest_call_marker
-                    and any(m.startswith(buf[ws:]) for m in self._call_markers)
-                ):
+                if not final and self._call_prefix.holds(buf, ws):
                     return ws  # may still become a (longer) marker
-                marker = self._marker_at(buf, ws, self._call_markers)
-                if marker is None:
+                found = self._call_re.match(buf, ws)
+                if found is None:
                     gap = "".join(self._gap)
                     self._end(out, incomplete=True)
                     if gap:
@@ -411,7 +413,8 @@ class XmlParamsParser(ToolParser):
                     pos = ws
                     continue  # the junk is text
                 self._gap = []
-                pos = ws + len(marker)
+                marker = found.group()
+                pos = found.end()
                 if marker == self.CALL_CLOSE:
                     self._end(out, incomplete=False)
                 elif marker == self.BLOCK_CLOSE:
@@ -432,10 +435,6 @@ class XmlParamsParser(ToolParser):
                 self._open_param(out, m)
                 self._mode = _VALUE
                 pos = m.end()
-            elif mode == _VALUE:
-                pos = self._value(buf, pos, out, final)
-                if pos < 0:
-                    return -pos - 1
             else:
                 json_block = self._json
                 assert json_block is not None
@@ -459,7 +458,7 @@ class XmlParamsParser(ToolParser):
 
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key = m.group("key").strip()
-        flag = m.groupdict().get("string")
+        flag = m.group("string") if self._has_flag else None
         plan, types = value_plan(self._props.get(key))
         if plan == AUTO and flag is not None:
             # DSML's flag types a value the schema does not: a string, or JSON.
@@ -506,8 +505,10 @@ class XmlParamsParser(ToolParser):
             if not final and safe > pos and buf[safe - 1] == "\n" and self.STRIP_NEWLINES:
                 safe -= 1  # maybe the newline before the closer
             if state == _V_STRING:
-                if safe > pos:
-                    self._emit(out, json_quote(buf[pos:safe])[1:-1])
+                if safe > pos:  # self._emit, inline: this is the per-chunk path
+                    text = json_quote(buf[pos:safe])[1:-1]
+                    self._parts.append(text)
+                    out.append(ToolCallArgs(self._index, text))
             elif safe > pos:
                 self._held.append(buf[pos:safe])
             if final:

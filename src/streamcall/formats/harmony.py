@@ -44,7 +44,7 @@ import json
 import re
 from typing import Any, ClassVar
 
-from streamcall.events import Event, Reasoning, Text
+from streamcall.events import Event, Reasoning, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._scan import ArgsStreamer, TrieMarkerFinder
 
@@ -129,7 +129,11 @@ class HarmonyParser(ToolParser):
         n = len(buf)
         while pos < n:
             mode = self._mode
-            if mode == _TEXT:
+            if mode == _ARGS:  # first: where long arguments spend their chunks
+                pos = self._arguments(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
+            elif mode == _TEXT:
                 finder = self._outside
                 end, resume, marker = (
                     finder.find_final(buf, pos) if final else finder.find(buf, pos)
@@ -200,10 +204,6 @@ class HarmonyParser(ToolParser):
                 self._raw = []
                 self._kind = _RAW
                 self._mode = _BODY
-            elif mode == _ARGS:
-                pos = self._arguments(buf, pos, out, final)
-                if pos < 0:
-                    return -pos - 1
             else:  # _AFTER: the arguments closed
                 ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
                 if ws == n:
@@ -253,10 +253,14 @@ class HarmonyParser(ToolParser):
         assert args is not None
         finder = self._body_end
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
-        segment = buf[pos:end]
         closing = final or marker is not None
-        delta, used = args.push(segment, 0, closing)
-        self._emit_args(out, self._index, delta)
+        if end == len(buf):  # no marker in sight: push the buffer itself, no slice
+            delta, used = args.push(buf, pos, closing)
+            used -= pos
+        else:
+            delta, used = args.push(buf[pos:end], 0, closing)
+        if delta:
+            out.append(ToolCallArgs(self._index, delta))
         if args.done:
             self._end_call(out, self._index, args.text())
             self._args = None
@@ -269,7 +273,7 @@ class HarmonyParser(ToolParser):
             return pos + used
         if not closing:
             return -(pos + used + 1)  # a token that may still grow, and a partial marker
-        self._close_args(out, segment[used:])
+        self._close_args(out, buf[pos + used : end])
         if marker is None:
             return len(buf)
         return self._end_message(marker, end, resume, out)

@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from streamcall.events import Event
-from streamcall.formats._scan import json_quote, partial_marker_len
+from streamcall.formats._scan import PartialMarkers, json_quote
 from streamcall.formats._xmlparams import (
     _CALL,
     _V_HELD,
@@ -72,6 +72,7 @@ class MiniMaxM2Parser(XmlParamsParser):
 
 NS = "]<]minimax[>["
 _TAG = re.compile(r"<(/?)([^<>/][^<>]*)>")
+_NS_PARTIAL = PartialMarkers((NS,))  # a cut namespace token at the end
 _MAX_DEPTH = 128
 _MIXED_TEXT = "$text"
 
@@ -285,7 +286,7 @@ class MiniMaxM3Parser(XmlParamsParser):
         while True:
             i = buf.find(NS, pos)
             if i < 0:
-                end = n if final else n - partial_marker_len(buf, (NS,), pos)
+                end = n if final else _NS_PARTIAL.start(buf, pos)
                 if end > pos:
                     self._emit(out, json_quote(buf[pos:end])[1:-1])
                 if final:
@@ -311,7 +312,7 @@ class MiniMaxM3Parser(XmlParamsParser):
         while True:
             i = buf.find(NS, pos)
             if i < 0:
-                end = n if final else n - partial_marker_len(buf, (NS,), pos)
+                end = n if final else _NS_PARTIAL.start(buf, pos)
                 if end > pos:
                     held.append(buf[pos:end])
                 if final:
