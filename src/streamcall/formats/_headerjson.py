@@ -49,7 +49,7 @@ from typing import ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._scan import ArgsStreamer, PartialMarkers, TrieMarkerFinder
+from streamcall.formats._scan import ArgsStreamer, MarkerFinder, PartialMarkers
 
 __all__ = ["HANDOFF", "HeaderJsonParser"]
 
@@ -83,16 +83,16 @@ class HeaderJsonParser(ToolParser):
         cls = type(self)
         call_start = (cls.CALL_START,) if cls.CALL_START else ()
         opens = cls.SECTION_START + (call_start if cls.CALL_OPENS_SECTION else ())
-        self._text_finder = TrieMarkerFinder(opens)
+        self._text_finder = MarkerFinder(opens)
         # markers that interrupt a header: the header is malformed
         interrupts = (
             cls.SECTION_START + call_start + tuple(m for m in (cls.SECTION_END, cls.CALL_END) if m)
         )
         ends = cls.HEADER_END + (("{",) if cls.HEADER_BRACE else ())
-        self._header_finder = TrieMarkerFinder(ends + tuple(m for m in interrupts if m not in ends))
+        self._header_finder = MarkerFinder(ends + tuple(m for m in interrupts if m not in ends))
         self._header_ends = frozenset(ends)
         stop = cls.STOP if cls.STOP is not None else interrupts
-        self._stop_finder = TrieMarkerFinder(stop) if stop else None
+        self._stop_finder = MarkerFinder(stop) if stop else None
         # what may come between calls, in the order it is tried
         between: list[str] = []
         for m in (cls.ARGS_SUFFIX, cls.CALL_END, cls.CALL_START, cls.SECTION_END):

@@ -67,7 +67,7 @@ from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._scan import TrieMarkerFinder, json_quote
+from streamcall.formats._scan import MarkerFinder, json_quote
 
 __all__ = ["PythonicCallsParser", "py_literal"]
 
@@ -212,7 +212,7 @@ class PythonicCallsParser(ToolParser):
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
-        self._start_finder = TrieMarkerFinder(self.START) if self.START else None
+        self._start_finder = MarkerFinder(self.START) if self.START else None
         self._mode = _AT_START
         self._raw: list[str] = []  # block text since its start or its last call
         self._bracketed = False

@@ -34,43 +34,90 @@ __all__ = [
     "ArgsStreamer",
     "JsonScan",
     "MarkerFinder",
+    "PartialMarkers",
     "decode_json_string",
     "json_quote",
     "partial_marker_len",
 ]
 
 
+# --- Partial markers ----------------------------------------------------------------------
+
+
+def _prefix_pattern(markers: Iterable[str], whole: bool = False) -> str:
+    """A regex for any non-empty proper prefix of ``markers`` that ends the text.
+
+    With ``whole``, a whole marker at the end counts too. Built as a trie
+    (``<(?:\\Z|/(?:\\Z|p...))``), so each start position costs one or two character tests
+    instead of one ``startswith`` per marker.
+    """
+    shortest = 1 if whole else 2
+    branches: dict[str, list[str]] = {}
+    for marker in markers:
+        if len(marker) >= shortest:
+            branches.setdefault(marker[0], []).append(marker[1:])
+    alts = []
+    for first, rests in branches.items():
+        deeper = _prefix_pattern(rests, whole)
+        alts.append(re.escape(first) + (rf"(?:\Z|{deeper})" if deeper else r"\Z"))
+    return "(?:" + "|".join(alts) + ")" if alts else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _partial_re(markers: tuple[str, ...], whole: bool) -> tuple[re.Pattern[str], int]:
+    """The compiled pattern and how far back it can reach: built once per marker set."""
+    pattern = re.compile(_prefix_pattern(markers, whole) or "(?!)")
+    return pattern, max(map(len, markers), default=1) - (0 if whole else 1)
+
+
+class PartialMarkers:
+    """``partial_marker_len`` for a fixed set of markers, as one C regex search.
+
+    With ``whole``, a whole marker at the end is held too (it may be the prefix of a longer
+    one).
+    """
+
+    __slots__ = ("_re", "_reach")
+
+    def __init__(self, markers: Iterable[str], *, whole: bool = False) -> None:
+        self._re, self._reach = _partial_re(tuple(markers), whole)
+
+    def start(self, buf: str, start: int = 0) -> int:
+        """Where the longest partial marker at the end of ``buf[start:]`` begins (or ``len``)."""
+        n = len(buf)
+        m = self._re.search(buf, max(start, n - self._reach))
+        return n if m is None else m.start()
+
+    def length(self, buf: str, start: int = 0) -> int:
+        return len(buf) - self.start(buf, start)
+
+    def holds(self, buf: str, pos: int) -> bool:
+        """Is all of ``buf[pos:]`` (non-empty) a partial marker?"""
+        return self._re.match(buf, pos) is not None
+
+
 def partial_marker_len(buf: str, markers: Iterable[str], start: int = 0) -> int:
     """Length of the longest suffix of ``buf[start:]`` that is a proper prefix of a marker.
 
     That suffix could still become a marker when the next chunk arrives, so it must be
-    held back. Cost is O(sum of marker lengths), whatever the size of ``buf``.
+    held back. One regex search over the last ``max(len(marker)) - 1`` characters (the
+    pattern is built once per marker set), whatever the size of ``buf``.
     """
+    pattern, reach = _partial_re(tuple(markers), False)
     n = len(buf)
-    best = 0
-    for marker in markers:
-        k = min(len(marker) - 1, n - start)
-        if k <= best:
-            continue
-        first = marker[0]
-        i = buf.find(first, n - k)
-        while i != -1:
-            # Earlier candidates are longer, so the first hit is this marker's best.
-            if marker.startswith(buf[i:]):
-                best = max(best, n - i)
-                break
-            i = buf.find(first, i + 1)
-    return best
+    m = pattern.search(buf, max(start, n - reach))
+    return 0 if m is None else n - m.start()
 
 
 class MarkerFinder:
     """Finds the first of several markers, holding back a partial one at the end."""
 
-    __slots__ = ("_re", "markers")
+    __slots__ = ("_partial_re", "_re", "_reach", "markers")
 
     def __init__(self, markers: Sequence[str]) -> None:
         self.markers = tuple(sorted(markers, key=len, reverse=True))
         self._re = re.compile("|".join(re.escape(m) for m in self.markers))
+        self._partial_re, self._reach = _partial_re(self.markers, False)
 
     def find(self, buf: str, pos: int) -> tuple[int, int, str | None]:
         """Return ``(text_end, resume, marker)``.
@@ -82,7 +129,9 @@ class MarkerFinder:
         m = self._re.search(buf, pos)
         if m is not None:
             return m.start(), m.end(), m.group()
-        safe = len(buf) - partial_marker_len(buf, self.markers, pos)
+        n = len(buf)
+        m = self._partial_re.search(buf, max(pos, n - self._reach))
+        safe = n if m is None else m.start()
         return safe, safe, None
 
     def find_final(self, buf: str, pos: int) -> tuple[int, int, str | None]:
@@ -139,12 +188,13 @@ def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, in
     end = _STRING_RUN.match(buf, pos).end()  # type: ignore[union-attr]
     if end < n and buf[end] == '"':
         return (_decode_run(buf[pos:end]) if end > pos else ""), end + 1, 1
-    if end < n:  # a backslash that does not start a complete escape
-        if _CUT_ESCAPE.fullmatch(buf, end) is None or final:
-            return (_decode_run(buf[pos:end]) if end > pos else ""), end, -1
-    elif not final and end - pos >= 6 and _HIGH_SURROGATE_TAIL.fullmatch(buf, end - 6):
-        # A high surrogate escape at the very end: its low half may be in the next chunk.
-        # Only a real escape (an odd run of backslashes) counts.
+    if end < n and (_CUT_ESCAPE.fullmatch(buf, end) is None or final):
+        # a backslash that does not start a complete escape, and never will
+        return (_decode_run(buf[pos:end]) if end > pos else ""), end, -1
+    # More text is needed (the end of the buffer, or a cut escape to hold back). A high
+    # surrogate escape just before that point is held too: its low half may come next.
+    # Only a real escape (an odd run of backslashes) counts.
+    if not final and end - pos >= 6 and _HIGH_SURROGATE_TAIL.fullmatch(buf, end - 6, end):
         run = end - 6 - pos - len(buf[pos : end - 6].rstrip("\\"))
         if run % 2 == 0:
             end -= 6
@@ -421,78 +471,3 @@ class ArgsStreamer:
 
     def text(self) -> str:
         return "".join(self.parts)
-
-
-# --- Partial markers by one regex ---------------------------------------------------------
-
-
-def _prefix_pattern(markers: Iterable[str], whole: bool = False) -> str:
-    """A regex for any non-empty proper prefix of ``markers`` that ends the text.
-
-    With ``whole``, a whole marker at the end counts too. Built as a trie
-    (``<(?:\\Z|/(?:\\Z|p...))``), so each start position costs one or two character tests
-    instead of one ``startswith`` per marker.
-    """
-    shortest = 1 if whole else 2
-    branches: dict[str, list[str]] = {}
-    for marker in markers:
-        if len(marker) >= shortest:
-            branches.setdefault(marker[0], []).append(marker[1:])
-    alts = []
-    for first, rests in branches.items():
-        deeper = _prefix_pattern(rests, whole)
-        alts.append(re.escape(first) + (rf"(?:\Z|{deeper})" if deeper else r"\Z"))
-    return "(?:" + "|".join(alts) + ")" if alts else ""
-
-
-@functools.lru_cache(maxsize=256)
-def _partial_re(markers: tuple[str, ...], whole: bool) -> tuple[re.Pattern[str], int]:
-    """The compiled pattern and how far back it can reach: built once per marker set."""
-    pattern = re.compile(_prefix_pattern(markers, whole) or "(?!)")
-    return pattern, max(map(len, markers), default=1) - (0 if whole else 1)
-
-
-class PartialMarkers:
-    """``partial_marker_len`` for a fixed set of markers, as one C regex search.
-
-    With ``whole``, a whole marker at the end is held too (it may be the prefix of a longer
-    one).
-    """
-
-    __slots__ = ("_re", "_reach")
-
-    def __init__(self, markers: Iterable[str], *, whole: bool = False) -> None:
-        self._re, self._reach = _partial_re(tuple(markers), whole)
-
-    def start(self, buf: str, start: int = 0) -> int:
-        """Where the longest partial marker at the end of ``buf[start:]`` begins (or ``len``)."""
-        n = len(buf)
-        m = self._re.search(buf, max(start, n - self._reach))
-        return n if m is None else m.start()
-
-    def length(self, buf: str, start: int = 0) -> int:
-        return len(buf) - self.start(buf, start)
-
-    def holds(self, buf: str, pos: int) -> bool:
-        """Is all of ``buf[pos:]`` (non-empty) a partial marker?"""
-        return self._re.match(buf, pos) is not None
-
-
-class TrieMarkerFinder(MarkerFinder):
-    """``MarkerFinder`` whose partial-marker check is a ``PartialMarkers`` search."""
-
-    __slots__ = ("_partial_re", "_reach")
-
-    def __init__(self, markers: Sequence[str]) -> None:
-        super().__init__(markers)
-        partial = PartialMarkers(self.markers)
-        self._partial_re, self._reach = partial._re, partial._reach
-
-    def find(self, buf: str, pos: int) -> tuple[int, int, str | None]:
-        m = self._re.search(buf, pos)
-        if m is not None:
-            return m.start(), m.end(), m.group()
-        n = len(buf)
-        m = self._partial_re.search(buf, max(pos, n - self._reach))
-        safe = n if m is None else m.start()
-        return safe, safe, None

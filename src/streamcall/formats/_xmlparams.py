@@ -65,7 +65,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._scan import PartialMarkers, TrieMarkerFinder, json_quote
+from streamcall.formats._scan import MarkerFinder, PartialMarkers, json_quote
 
 __all__ = ["XmlParamsParser", "convert_value", "value_plan"]
 
@@ -240,7 +240,7 @@ class XmlParamsParser(ToolParser):
             starts.append(cls.BLOCK_OPEN)
         if cls.BLOCK_OPEN is None or cls.BARE_CALLS:
             starts.extend(cls.CALL_OPEN)
-        self._text_finder = TrieMarkerFinder(starts)
+        self._text_finder = MarkerFinder(starts)
         self._block_markers = (
             *cls.CALL_OPEN,
             *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ()),
@@ -259,7 +259,7 @@ class XmlParamsParser(ToolParser):
         self._call_re = re.compile("|".join(map(re.escape, self._call_markers)))
         self._call_prefix = PartialMarkers(self._call_markers, whole=True)
         self._terminators = (cls.PARAM_CLOSE, *self._call_markers)
-        self._term_finder = TrieMarkerFinder(self._terminators)
+        self._term_finder = MarkerFinder(self._terminators)
         self._has_flag = "string" in cls.PARAM_HEADER.groupindex  # DSML's string="true"
         self._mode = _TEXT
         self._in_block = False

@@ -46,7 +46,7 @@ from typing import Any, ClassVar
 
 from streamcall.events import Event, Reasoning, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._scan import ArgsStreamer, TrieMarkerFinder
+from streamcall.formats._scan import ArgsStreamer, MarkerFinder
 
 __all__ = ["HarmonyParser"]
 
@@ -92,9 +92,9 @@ class HarmonyParser(ToolParser):
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
-        self._outside = TrieMarkerFinder((START, CHANNEL))
-        self._header_end = TrieMarkerFinder((MESSAGE, START))
-        self._body_end = TrieMarkerFinder((*TERMINATORS, START, CHANNEL))
+        self._outside = MarkerFinder((START, CHANNEL))
+        self._header_end = MarkerFinder((MESSAGE, START))
+        self._body_end = MarkerFinder((*TERMINATORS, START, CHANNEL))
         self._mode = _TEXT
         self._raw: list[str] = []  # the header (and a call's leading blanks) as written
         self._raw_len = 0

@@ -1,0 +1,119 @@
+"""The shared scanning primitives of formats/_scan.py, against independent references."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from streamcall.formats._scan import (
+    ArgsStreamer,
+    JsonScan,
+    MarkerFinder,
+    PartialMarkers,
+    decode_json_string,
+    partial_marker_len,
+)
+
+alphabet = st.sampled_from(list('<>|/_tolca｜▁"\\{}x '))
+markers = st.lists(st.text(alphabet, min_size=1, max_size=8), min_size=1, max_size=5)
+
+
+def reference_partial(buf: str, marks: list[str], start: int = 0) -> int:
+    """Longest suffix of buf[start:] that is a proper prefix of a marker, by brute force."""
+    best = 0
+    for k in range(1, len(buf) - start + 1):
+        suffix = buf[len(buf) - k :]
+        if any(len(m) > k and m.startswith(suffix) for m in marks):
+            best = k
+    return best
+
+
+@given(buf=st.text(alphabet, max_size=30), marks=markers, start=st.integers(0, 30))
+def test_partial_marker_len_matches_brute_force(buf: str, marks: list[str], start: int) -> None:
+    start = min(start, len(buf))
+    assert partial_marker_len(buf, marks, start) == reference_partial(buf, marks, start)
+    assert PartialMarkers(marks).length(buf, start) == reference_partial(buf, marks, start)
+
+
+@given(buf=st.text(alphabet, max_size=40), marks=markers)
+def test_marker_finder_finds_the_first_marker_or_holds_a_partial_one(
+    buf: str, marks: list[str]
+) -> None:
+    end, resume, marker = MarkerFinder(marks).find(buf, 0)
+    hits = [(buf.find(m), -len(m), m) for m in marks if m in buf]
+    if hits:
+        first, neg_len, m = min(hits)
+        assert (end, resume, marker) == (first, first - neg_len, m)
+    else:
+        assert marker is None and end == resume == len(buf) - reference_partial(buf, marks)
+
+
+json_strings = st.text(st.characters(codec="utf-8"), max_size=20).map(json.dumps)
+
+
+@given(literal=json_strings, data=st.data())
+def test_decode_json_string_in_any_cut(literal: str, data: st.DataObject) -> None:
+    """Decoding the body in two pieces gives json.loads' answer (held escapes included)."""
+    body = literal[1:]
+    cut = data.draw(st.integers(0, len(body)))
+    first, resume, status = decode_json_string(body[:cut], 0)
+    assert status in (0, 1)
+    if status == 1:
+        assert first == json.loads(literal) and resume == len(body)
+        return
+    rest, _, status = decode_json_string(body[:cut][resume:] + body[cut:], 0)
+    assert status == 1
+    assert first + rest == json.loads(literal)
+
+
+documents = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=10,
+).map(lambda v: json.dumps({"v": v}))
+
+
+@given(doc=documents, data=st.data())
+def test_json_scan_accepts_valid_documents_in_any_chunking(doc: str, data: st.DataObject) -> None:
+    cuts = sorted(data.draw(st.lists(st.integers(1, max(1, len(doc) - 1)), max_size=6)))
+    streamer = ArgsStreamer()
+    tail = ""
+    prev = 0
+    for cut in [*cuts, len(doc)]:
+        buf = tail + doc[prev:cut]
+        prev = max(prev, cut)
+        _, pos = streamer.push(buf, 0, final=cut == len(doc))
+        tail = buf[pos:]
+        assert not streamer.error
+    assert streamer.done and streamer.text() == doc
+
+
+@given(doc=documents, cut=st.integers(0, 200))
+def test_closing_completes_any_prefix(doc: str, cut: int) -> None:
+    prefix = doc[: min(cut, len(doc))]
+    scan = JsonScan()
+    pos = scan.feed(prefix, 0)
+    assert not scan.error
+    completed = prefix[:pos] + scan.closing(prefix[pos:])
+    assert isinstance(json.loads(completed), dict) or not prefix
+
+
+@given(doc=documents)
+def test_json_scan_rejects_what_json_rejects(doc: str) -> None:
+    for broken in (doc[:-1] + ",}", doc.replace(":", "", 1), "{" + doc[1:].replace('"', "'", 2)):
+        try:
+            json.loads(broken)
+            continue
+        except ValueError:
+            pass
+        scan = JsonScan()
+        scan.feed(broken, 0, final=True)
+        assert scan.error or not scan.done
