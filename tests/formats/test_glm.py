@@ -39,7 +39,7 @@ CASES: list[tuple[str, str, list[tuple[str, dict[str, Any]]]]] = [
     (DALLAS, "", [("get_current_weather", D)]),
     (
         DALLAS + "\n    " + DALLAS.replace("Dallas", "Orlando").replace("TX", "FL"),
-        "\n    ",
+        "",
         [
             ("get_current_weather", D),
             ("get_current_weather", {"city": "Orlando", "state": "FL", "unit": "fahrenheit"}),

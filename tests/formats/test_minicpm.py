@@ -41,17 +41,17 @@ CASES: list[tuple[str, str, list[tuple[str, dict[str, Any]]]]] = [
     ),
     (
         '<function\u0120name="get_weather"><param\u0120name="city">上海</param><param\u0120name="date">2024-06-27</param></function>\n',
-        "\n",
+        "",
         [("get_weather", SH)],
     ),
     (
         '<functionname="get_weather"><paramname="city">上海</param><paramname="date">2024-06-27</param></function>\n',
-        "\n",
+        "",
         [("get_weather", SH)],
     ),
     (
         '<function\u0120name="get_weather"><paramname="city">上海</param><paramname="date">2024-06-27</param></function>\n',
-        "\n",
+        "",
         [("get_weather", SH)],
     ),
     (
@@ -61,7 +61,7 @@ CASES: list[tuple[str, str, list[tuple[str, dict[str, Any]]]]] = [
     ),
     (
         '<function name="sum_values"><param name="nums">[1, 2, 3]</param><param name="exact">true</param></function>\n',
-        "\n",
+        "",
         [("sum_values", {"nums": [1, 2, 3], "exact": True})],
     ),
     (
@@ -69,7 +69,7 @@ CASES: list[tuple[str, str, list[tuple[str, dict[str, Any]]]]] = [
         "Head\n\nTXT\n\nTail\n",
         [("get_weather", {"city": "北京"}), ("sum_values", {"nums": [7, 8, 9], "exact": False})],
     ),
-    ('<function name="noop"></function>\n', "\n", [("noop", {})]),
+    ('<function name="noop"></function>\n', "", [("noop", {})]),
 ]
 
 

@@ -102,7 +102,7 @@ CASES: list[tuple[str, str, list[tuple[str, dict[str, Any]]]]] = [
             )
         ],
     ),
-    (DALLAS + "\n" + ORLANDO, "\n", [("get_current_weather", D), ("get_current_weather", ORL)]),
+    (DALLAS + "\n" + ORLANDO, "", [("get_current_weather", D), ("get_current_weather", ORL)]),
     (
         "Let me calculate that area for you." + CIRCLE,
         "Let me calculate that area for you.",

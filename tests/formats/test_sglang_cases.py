@@ -402,7 +402,7 @@ CASES: list[tuple[str, Tools | None, str, Calls, str]] = [
             ("get_current_weather", DALLAS),
             ("get_current_weather", {"city": "Orlando", "state": "FL", "unit": "fahrenheit"}),
         ],
-        "\n",
+        "",
     ),
     (
         "qwen3_coder",

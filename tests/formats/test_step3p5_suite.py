@@ -201,12 +201,12 @@ CASES: list[tuple[str, Calls, str]] = [
     (  # parallel_tools (non-streaming variant)
         WEATHER_DALLAS + "\n" + WEATHER_ORLANDO_F,
         [("get_current_weather", DALLAS), ("get_current_weather", ORLANDO_F)],
-        "\n",
+        "",
     ),
     (  # parallel_tools (streaming variant)
         WEATHER_DALLAS + "\n" + WEATHER_ORLANDO_C,
         [("get_current_weather", DALLAS), ("get_current_weather", ORLANDO_C)],
-        "\n",
+        "",
     ),
     (  # tool_with_typed_params
         AREA_CIRCLE,
@@ -445,7 +445,7 @@ SG_CASES: list[tuple[str, Calls, str]] = [
     # so it is reported, incomplete with {}, and the cut parameter tag is text.
     ("<tool_call><function=bash><parameter=command", [("bash", {})], "<parameter=command"),
     (SG_BASH + "<tool_call><function=weather", [PWD], "<tool_call><function=weather"),
-    ("<function=bash></function>\n", [("bash", {})], "\n"),
+    ("<function=bash></function>\n", [("bash", {})], ""),
     # SGLang drops the whole call when an object value does not convert; streamcall
     # falls back to the string, as documented in _xmlparams.
     (

@@ -49,6 +49,9 @@ JSON-call engine (``_jsoncalls``), which streams the arguments verbatim exactly 
 ``hermes`` format does, and control comes back here when the block ends. The two bodies
 may be mixed in one output, block by block.
 
+Whitespace between two blocks, and after the last one, is markup and is dropped, as in
+the JSON family; other text between blocks is kept.
+
 Malformed markup (a header that does not match, junk between parameters) ends a started
 call ``incomplete`` with its JSON closed and releases the rest as text; before a call has
 started, the markup consumed so far is released as text. A call still open at the end of
@@ -318,14 +321,9 @@ class XmlParamsParser(ToolParser):
                 if pos < 0:
                     return -pos - 1
             elif mode == _TEXT:
-                finder = self._text_finder
-                end, resume, marker = (
-                    finder.find_final(buf, pos) if final else finder.find(buf, pos)
-                )
-                if end > pos:
-                    out.append(Text(buf[pos:end]))
+                pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
                 if marker is None:
-                    return end
+                    return pos
                 self._raw = [marker]
                 if marker == self.BLOCK_OPEN:
                     self._in_block = True
@@ -334,7 +332,6 @@ class XmlParamsParser(ToolParser):
                 else:
                     self._in_block = False
                     self._mode = _HEADER
-                pos = resume
             elif mode == _BLOCK:
                 ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
                 if ws == n:
@@ -373,6 +370,8 @@ class XmlParamsParser(ToolParser):
                 if marker == self.BLOCK_CLOSE:
                     if self._calls_in_block == 0:
                         self._release_raw(out)
+                    else:
+                        self._block_ended()
                     self._raw = []
                     self._in_block = False
                     self._mode = _TEXT
@@ -444,6 +443,8 @@ class XmlParamsParser(ToolParser):
                 if pos < 0:
                     return -pos - 1
                 if not json_block._block_open:
+                    if json_block._gap is not None:  # the block held calls
+                        self._block_ended()
                     self._json = None
                     self._in_block = False
                     self._mode = _TEXT
