@@ -3,7 +3,7 @@
 vLLM is not in the bench extra (it pulls a GPU stack), so this module is a no-op unless
 ``vllm`` is importable: ``available()`` is then False and ``benchmarks.formats`` prints
 its usual table. To measure it, build a separate venv outside the repo; nothing of vLLM is
-committed. The steps used for the numbers in the commit log (vLLM 0.33.0, Python 3.11,
+committed. The steps used for the measured table (vLLM 0.33.0, Python 3.11,
 x86_64, PyPI only; the wheel was already on disk, ``pip download vllm==0.33.0 --no-deps``
 fetches it)::
 
@@ -34,11 +34,15 @@ The deltas are folded into calls and checked against streamcall's parse of the s
 a parser that streams wrong arguments is reported, not timed.
 
 Token ids: no tokenizer can be downloaded here, so ``_MarkerTokenizer`` stands in. Its
-vocabulary holds exactly the strings a parser looks up that occur in the text being fed
-(the parser's special tokens: ``<tool_call>``, ``<｜tool▁calls▁begin｜>``, ``[ARGS]``...).
-Each chunk's token ids are one id per stretch of plain text plus a marker's id in the
-chunk where that marker's text ends, which is what the parsers that check token ids
-(``tool_calls_start_token_id in current_token_ids`` and the like) look at.
+vocabulary holds every string a parser looks up in it, which are the model's special
+tokens (``<tool_call>``, ``<｜tool▁calls▁begin｜>``, ``[ARGS]``, ``<|python_tag|>``...).
+Each chunk's token ids are one id per stretch of plain text plus a marker's id where the
+marker is, which is what the parsers that check token ids look at
+(``tool_calls_start_token_id in current_token_ids`` and the like). A special token is one
+token, so the detokenizer never splits its text: where a 7-char boundary falls inside a
+looked-up marker, vLLM's chunk runs on to the marker's end (a handful of chunks per text;
+the token-id scanner of vLLM's engine parsers drops the call otherwise). Markers a parser
+only matches as text (InternLM's ``<|action_start|>``, say) are split like any text.
 """
 
 from __future__ import annotations
