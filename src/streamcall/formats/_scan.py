@@ -204,6 +204,7 @@ def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, in
 # --- JSON values --------------------------------------------------------------------------
 
 _WS = re.compile(r"[ \t\n\r]*")
+_WS_CHARS = frozenset(" \t\n\r")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _NUMBER_MORE = re.compile(r"\.|[eE][+-]?")
 _STRICT_RUN = re.compile(r'[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
@@ -259,11 +260,6 @@ class JsonScan:
     def skip_control(self) -> None:
         self.control = False
 
-    def _after_value(self) -> None:
-        self.expect = _AFTER
-        if not self.stack:
-            self.done = True
-
     def feed(self, buf: str, pos: int, final: bool = False) -> int:
         n = len(buf)
         stack = self.stack
@@ -280,8 +276,9 @@ class JsonScan:
                         self.in_key = False
                         self.expect = _COLON
                         continue
-                    self._after_value()
-                    if self.done:
+                    self.expect = _AFTER
+                    if not stack:
+                        self.done = True
                         return pos
                     continue
                 if c == "\\":
@@ -291,10 +288,12 @@ class JsonScan:
                     return pos
                 self.control = True
                 return pos
-            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
-            if pos == n:
-                return pos
             c = buf[pos]
+            if c in _WS_CHARS:
+                pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                if pos == n:
+                    return pos
+                c = buf[pos]
             expect = self.expect
             if expect <= _VALUE_OR_CLOSE:
                 if c == '"':
@@ -311,15 +310,17 @@ class JsonScan:
                 elif c == "]" and expect == _VALUE_OR_CLOSE:
                     stack.pop()
                     pos += 1
-                    self._after_value()
-                    if self.done:
+                    self.expect = _AFTER
+                    if not stack:
+                        self.done = True
                         return pos
                 elif c in _LITERALS:
                     lit = _LITERALS[c]
                     if buf.startswith(lit, pos):
                         pos += len(lit)
-                        self._after_value()
-                        if self.done:
+                        self.expect = _AFTER
+                        if not stack:
+                            self.done = True
                             return pos
                     elif n - pos < len(lit) and lit.startswith(buf[pos:]):
                         return pos  # a half keyword: hold it back
@@ -337,8 +338,9 @@ class JsonScan:
                     if (end == n and not final) or _NUMBER_MORE.fullmatch(buf, end) is not None:
                         return pos  # the number may still grow
                     pos = end
-                    self._after_value()
-                    if self.done:
+                    self.expect = _AFTER
+                    if not stack:
+                        self.done = True
                         return pos
                 else:
                     self.error = True
@@ -351,8 +353,9 @@ class JsonScan:
                 elif c == "}" and expect == _KEY_OR_CLOSE:
                     stack.pop()
                     pos += 1
-                    self._after_value()
-                    if self.done:
+                    self.expect = _AFTER
+                    if not stack:
+                        self.done = True
                         return pos
                 else:
                     self.error = True
@@ -370,8 +373,9 @@ class JsonScan:
                 elif c == stack[-1]:
                     stack.pop()
                     pos += 1
-                    self._after_value()
-                    if self.done:
+                    self.expect = _AFTER
+                    if not stack:
+                        self.done = True
                         return pos
                 else:
                     self.error = True
