@@ -261,6 +261,9 @@ class JsonScan:
         self.control = False
 
     def feed(self, buf: str, pos: int, final: bool = False) -> int:
+        # After each value: ``expect = _AFTER``, and the scan is done if no container is
+        # open. That step is written out at each of its five places rather than called:
+        # the call cost about 8% per chunk on the object form (A/B, CPU time).
         n = len(buf)
         stack = self.stack
         while pos < n:
