@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pythonic_cases import MORE_TYPES
 from support import check_format, summary
 
 START = "<|tool_call_start|>"
@@ -20,14 +21,6 @@ END = "<|tool_call_end|>"
 
 SIMPLE = "get_candidate_status(candidate_id='12345')"
 SIMPLE_CALL = ("get_candidate_status", {"candidate_id": "12345"})
-MORE_TYPES = (
-    "register_user(name='John Doe', "
-    "age=37, "
-    "address={'city': 'San Francisco', 'state': 'CA'}, "
-    "role=None, "
-    "passed_test=True, "
-    "aliases=['John', 'Johnny'])"
-)
 MORE_TYPES_CALL = (
     "register_user",
     {

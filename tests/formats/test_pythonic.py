@@ -16,34 +16,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pythonic_cases import (
+    EMPTY_DICT,
+    EMPTY_LIST,
+    ESCAPED,
+    ESCAPED_ARGS,
+    MORE_TYPES,
+    MORE_TYPES_ARGS,
+    PARAMETERLESS,
+    SIMPLE,
+    SIMPLE_ARGS,
+)
 from streamcall import testing
 from streamcall.formats.registry import tool_parser
 from support import check_format, summary
 
 # --- vLLM fixtures ---------------------------------------------------------------------
-SIMPLE = "get_weather(city='San Francisco', metric='celsius')"
-SIMPLE_ARGS = {"city": "San Francisco", "metric": "celsius"}
-MORE_TYPES = (
-    "register_user(name='John Doe', "
-    "age=37, "
-    "address={'city': 'San Francisco', 'state': 'CA'}, "
-    "role=None, "
-    "passed_test=True, "
-    "aliases=['John', 'Johnny'])"
-)
-MORE_TYPES_ARGS = {
-    "name": "John Doe",
-    "age": 37,
-    "address": {"city": "San Francisco", "state": "CA"},
-    "role": None,
-    "passed_test": True,
-    "aliases": ["John", "Johnny"],
-}
-PARAMETERLESS = "get_weather()"
-EMPTY_DICT = "do_something_cool(additional_data={})"
-EMPTY_LIST = "do_something_cool(steps=[])"
-ESCAPED = r"get_weather(city='Martha\'s Vineyard', metric='\"cool units\"')"
-ESCAPED_ARGS = {"city": "Martha's Vineyard", "metric": '"cool units"'}
 
 Case = tuple[str, str, list[tuple[str, dict[str, Any]]]]
 
