@@ -27,7 +27,11 @@ piece is final, so any prefix of the deltas is a prefix of the final JSON:
 
 What it holds back: a partial ``<|tool_call>`` in text; the header until ``{``; a key
 until ``:``; a scalar until its terminator; a partial ``<|"|>`` (or ``<tool_call|>``) at
-the end of the buffer. ``<tool_call|>`` inside a ``<|"|>`` string is content. An end
+the end of the buffer. A common member (a plain key with a bare scalar or a short string)
+cut by the end of the buffer is held whole, up to 64 characters, so that it leaves in one
+piece: the shortcut in ``_args`` that reads such members with one regex (1.66 against
+2.46 µs per chunk on many small keys, A/B in CPU time; a test proves it equal to the
+general path). ``<tool_call|>`` inside a ``<|"|>`` string is content. An end
 marker reached while containers are still open closes them and ends the call
 ``incomplete``; so does the end of the stream. Malformed markup closes a started call
 the same way and releases the rest as text; a header that never completes is text.
@@ -40,7 +44,7 @@ from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._scan import MarkerFinder, json_quote, partial_marker_len
+from streamcall.formats._scan import MarkerFinder, PartialMarkers, json_quote
 
 __all__ = ["GemmaFourParser", "gemma_scalar"]
 
@@ -57,6 +61,8 @@ _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?
 _JSON_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _MAX_HEADER = 512
 _MAX_KEY = 1024
+_MAX_MEMBER = 64
+_LITERALS = frozenset(("true", "false", "null"))
 
 _TEXT, _HEADER_MODE, _ARGS, _CLOSE = 0, 1, 2, 3
 # argument sub-states
@@ -126,6 +132,18 @@ class GemmaFourParser(ToolParser):
         self._start = MarkerFinder((self.START,))
         self._scalar_end = re.compile(r"[,}\]]|" + re.escape(self.END))
         self._marker_chars = frozenset((self.END[0], self.QUOTE[0]))
+        quote = re.escape(self.QUOTE)
+        cut_quote = "|".join(re.escape(self.QUOTE[:i]) for i in range(1, len(self.QUOTE)))
+        # The common member, for ``_args``'s shortcut: a plain key, then either its ':' and
+        # a bare scalar (with its terminator in sight) or a string with no '<' in it,
+        # and the ',' after; or a key, a scalar or such a string cut by the end of the
+        # buffer. Groups: key, colon, scalar, string, comma, cut value.
+        self._member_re = re.compile(
+            rf"([A-Za-z_][\w.\-]*)(?:(:)(?:(?:([\w.+\-]+)(?=[,}}\]])|{quote}([^<]*){quote})(,?)"
+            rf"|([\w.+\-]*|(?:{quote}[^<]*)?(?:{cut_quote})?)\Z)?)?"
+        )
+        self._quote_cut = PartialMarkers((self.QUOTE,))
+        self._end_cut = PartialMarkers((self.END,))
         self._mode = _TEXT
         self._raw: list[str] = []
         self._new_call()
@@ -140,14 +158,26 @@ class GemmaFourParser(ToolParser):
         self._stack: list[str] = []  # JSON closers of the open containers
         self._members: list[bool] = []  # per container: has a member been emitted?
         self._key_open = False  # a key was emitted and its value has not started
-        self._parts: list[str] = []
+        self._parts: list[str] = []  # every argument piece of the call
+        self._delta: list[str] = []  # the pieces not yet handed out as an event
         self._scanned = 0  # of a held scalar: how much is known to have no terminator
 
     # -- emission ------------------------------------------------------------------------
 
     def _emit(self, out: list[Event], text: str) -> None:
+        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush``).
         self._parts.append(text)
-        out.append(ToolCallArgs(self._index, text))
+        self._delta.append(text)
+
+    def _flush(self, out: list[Event]) -> None:
+        """Hand out the argument pieces of this chunk as one event.
+
+        Many small keys give several tokens (a key, a scalar, a comma) per chunk; one
+        event for them all is cheaper than one each, and their concatenation is the same.
+        """
+        if self._delta:
+            out.append(ToolCallArgs(self._index, "".join(self._delta)))
+            self._delta.clear()
 
     def _member(self, out: list[Event], text: str) -> None:
         """Emit the start of a new member (key or array element), with its comma."""
@@ -185,6 +215,7 @@ class GemmaFourParser(ToolParser):
             closing = self._closing()
             if closing:
                 self._emit(out, closing)
+        self._flush(out)
         self._end_call(out, self._index, "".join(self._parts), incomplete)
         self._mode = _CLOSE if not incomplete else _TEXT
         self._raw = []
@@ -200,7 +231,34 @@ class GemmaFourParser(ToolParser):
 
     # -- the loop ------------------------------------------------------------------------
 
+    def feed(self, text: str) -> list[Event]:
+        """``FeedLoop.feed``, with the chunks of a call's arguments taken directly.
+
+        Most chunks of a long call fall inside its arguments; they go straight to
+        ``_args``, skipping two calls of mode dispatch. A test checks that this gives what
+        the general loop gives.
+        """
+        if self._mode != _ARGS or not text:
+            return super().feed(text)
+        out: list[Event] = []
+        buf = self._tail + text if self._tail else text
+        pos = self._args(buf, 0, out, False)
+        if pos < 0:
+            pos = -pos - 1
+        elif pos < len(buf):  # the call ended inside this chunk
+            pos = self._scan(buf, pos, out, False)
+        if self._delta:
+            self._flush(out)
+        self._tail = buf[pos:] if pos < len(buf) else ""
+        return out
+
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        pos = self._scan(buf, pos, out, final)
+        if self._delta:
+            self._flush(out)
+        return pos
+
+    def _scan(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
         while pos < n:
             mode = self._mode
@@ -256,8 +314,46 @@ class GemmaFourParser(ToolParser):
     def _args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """Returns the new position, or ``-(pos + 1)`` to stop and hold ``buf[pos:]``."""
         n = len(buf)
+        member = self._member_re.match
         while pos < n and self._mode == _ARGS:
             state = self._state
+            if state == _KEY:
+                m = member(buf, pos)
+                if m is not None:
+                    # The shortcut: a whole common member in one regex and one piece, the
+                    # JSON the general path below would give. A member cut at the end of
+                    # the buffer is held whole (up to _MAX_MEMBER characters) so that it
+                    # comes out in one piece with the next chunk.
+                    key, colon, scalar, string, comma, cut = m.groups()
+                    if m.end() == n and (colon is None or cut is not None):
+                        if not final and n - pos <= _MAX_MEMBER:
+                            return -(pos + 1)
+                    elif colon is not None:
+                        # (a key of word characters needs no JSON escaping)
+                        if scalar is not None:
+                            if scalar in _LITERALS or (
+                                scalar.isascii() and scalar.isdigit() and scalar[0] != "0"
+                            ):
+                                text = f'"{key}":{scalar}'  # gemma_scalar's common cases
+                            else:
+                                text = f'"{key}":{gemma_scalar(scalar)}'
+                            self._state = _KEY if comma else _AFTER
+                        elif string is not None:
+                            text = f'"{key}":{json_quote(string)}'
+                            self._state = _KEY if comma else _AFTER
+                        else:
+                            text = f'"{key}":'
+                            self._key_open = True
+                            self._state = _VALUE
+                        members = self._members
+                        if members[-1]:
+                            text = "," + text
+                        else:
+                            members[-1] = True
+                        self._parts.append(text)
+                        self._delta.append(text)
+                        pos = m.end()
+                        continue
             if state == _STRING or state == _QKEY:
                 q = buf.find(self.QUOTE, pos)
                 if q == -1:
@@ -265,7 +361,7 @@ class GemmaFourParser(ToolParser):
                         if final or n - pos > _MAX_KEY:
                             return self._broken(out, pos)
                         return -(pos + 1)
-                    safe = n if final else n - partial_marker_len(buf, (self.QUOTE,), pos)
+                    safe = n if final else self._quote_cut.start(buf, pos)
                     if safe > pos:
                         self._emit(out, json_quote(buf[pos:safe])[1:-1])
                     return -(safe + 1) if safe < n else safe
@@ -288,7 +384,7 @@ class GemmaFourParser(ToolParser):
                 m = self._scalar_end.search(buf, pos + self._scanned)
                 if m is None:
                     if not final:
-                        hold = partial_marker_len(buf, (self.END,), pos)
+                        hold = self._end_cut.length(buf, pos)
                         self._scanned = n - pos - hold
                         return -(pos + 1)
                     self._value_start(out, gemma_scalar(buf[pos:]))
