@@ -87,6 +87,43 @@ def test_blocks_mode_comes_back_after_a_cr() -> None:
     assert decoder.feed(b"\r\r") == [SSEEvent(data="c")]
 
 
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        # Several one-line data blocks in one piece, an empty value among them.
+        (b"data: a\n\ndata: \n\ndata:  b\n\ndata: c", ["a", "", " b"]),
+        # One block of another kind sends the whole piece through the line reader.
+        (b"data: a\n\nevent: e\ndata: b\n\ndata: c\n\n", ["a", "b", "c"]),
+        (b"data: a\n\ndata: b\ndata: c\n\n", ["a", "b\nc"]),
+        (b"data: a\n\n\n\ndata: b\n\n\n", ["a", "b"]),
+        # An invalid byte in a later block: U+FFFD, as decoding with "replace" gives.
+        (b"data: \xe4\xbd\xa0\n\ndata: x\xe4\xbd\n\ndata: \xff\n\n", ["你", "x\ufffd", "\ufffd"]),
+    ],
+)
+def test_pieces_of_several_blocks(raw: bytes, expected: list[str]) -> None:
+    for cuts in ([], [len(raw) - 1], [len(raw) - 2], [3, len(raw) - 1]):
+        events = [e for evs, _, _ in run(raw, cuts) for e in evs]
+        assert [e.data for e in events] == expected
+        assert run(raw, cuts) == lines_mode(raw, cuts)
+
+
+def test_blank_line_split_between_pieces() -> None:
+    decoder = SSEDecoder()
+    assert decoder.feed(b"data: a\n") == []
+    assert decoder.feed(b"\ndata: b\n") == [SSEEvent(data="a")]
+    assert decoder.feed(b"\ndata: c") == [SSEEvent(data="b")]
+    assert decoder.feed(b"\n\n") == [SSEEvent(data="c")]
+
+
+def test_a_reused_buffer_is_not_held_by_reference() -> None:
+    decoder = SSEDecoder()
+    assert decoder.feed(b"data: x\n\n") == [SSEEvent(data="x")]  # past the stream's start
+    buffer = bytearray(b"data: ab")
+    assert decoder.feed(buffer) == []  # type: ignore[arg-type]
+    buffer[:] = b"cd\n\n"
+    assert decoder.feed(buffer) == [SSEEvent(data="abcd")]  # type: ignore[arg-type]
+
+
 def test_buffers_other_than_bytes() -> None:
     for kind in (bytearray, memoryview):
         decoder = SSEDecoder()

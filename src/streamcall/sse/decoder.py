@@ -17,11 +17,15 @@ Two modes, one state machine:
 - **Blocks** (bytes; the mode a stream starts in, after its BOM). An LLM stream is LF-only
   and almost every event is one ``data: ...`` line and a blank line. While no CR has been
   seen and the decoder stands at the start of a block, the bytes since that start are held
-  as they came (``_pending``), and a piece that holds ``\n\n`` completes blocks: they are
-  split off in bytes, and each one-line ``data: `` block is decoded and dispatched without
-  reading lines (any other block goes through the line reader below). Splitting bytes at
-  ASCII ``\n\n`` and decoding each block alone gives the same text as decoding the whole
-  stream: an ASCII byte always ends an invalid UTF-8 sequence.
+  as they came (``_pending``). A piece with no LF is only held. A piece that holds the
+  blank line's ``\n\n`` (or its second LF, the first ending the held bytes) completes
+  blocks: the held bytes and the piece are joined once, and everything before the last
+  ``\n\n`` is complete. When that span reads ``data: V1\n\ndata: V2 ...`` with no other
+  LF, each value is decoded and dispatched without reading lines; anything else (another
+  field, a comment, a second line, an invalid UTF-8 byte) sends the span's blocks through
+  the line reader below, which gives the same events. Splitting bytes at ASCII ``\n\n``
+  and decoding each block alone gives the same text as decoding the whole stream: an ASCII
+  byte always ends an invalid UTF-8 sequence.
 - **Lines** (text). A CR switches to this mode: the held bytes and the piece are decoded
   and read line by line, as WHATWG writes it. The decoder returns to blocks once a piece
   leaves it at a block's start with nothing held.
@@ -38,9 +42,25 @@ State, all of it here:
     _after_cr    lines mode: the last chunk ended in CR: that CR already ended its line; an
                  LF opening the next chunk belongs to it and is swallowed
     _data, _type the event being built; _last_id persists across events
-Only the new bytes of each chunk are scanned, by C (``bytes.find``, ``re.split``,
-``str.split``). An event is dispatched the moment its blank line is complete; an event still
-open at ``close`` is discarded, as WHATWG says.
+Only the new bytes of each chunk are scanned, by C (``int in bytes``, ``bytes.rfind``,
+``bytes.split``, ``re.split``, ``str.split``). An event is dispatched the moment its blank
+line is complete; an event still open at ``close`` is discarded, as WHATWG says.
+
+Blocks mode's shape was measured, each step A/B against the one before it (CPU time, best
+of 7 or 9, the benchmark's stream, ns per event in 1 KB / 64-byte pieces; httpx-sse about
+2,200 / 5,450 throughout): a split at ``\n\n`` with a ``startswith`` and a ``find`` per
+block, 1,247 / 3,123; testing each piece for LF and CR with ``10 in data`` (memchr;
+``bytes.find`` parses its arguments and costs four times as much, and ``b"\n" in data``
+first tries the bytes as an int), 1,113 / 2,190; then one ``rfind`` of the last
+``\n\n`` and one split at ``\n\ndata: ``, with a shortcut for one block, instead of a
+prefix test and a slice per block, 1,041 / 1,938; then strict ``decode()``, leaving
+invalid bytes to the line reader, instead of ``decode("utf-8", "replace")``, 1,013 / 1,908.
+Measured slower and left out: decoding the whole span once and splitting the text (1,367 /
+2,532: the text takes the widest character kind in the span, and every value is narrowed
+again); building the events with ``map`` and ``zip`` over ``repeat`` (1,251 / 1,922). No
+change, left out: a compiled regex for the split; ``held + piece`` for one held piece.
+What remains at 1 KB is about 250 ns of UTF-8 decoding and 200 ns of ``SSEEvent``
+construction per event, and the joins, slices and splits around them.
 
 ``SSEEvent`` is a NamedTuple rather than a frozen dataclass: it is built once per event on
 the hot path, and a frozen dataclass costs about three times as much to construct. It is
@@ -131,35 +151,59 @@ class SSEDecoder:
         """Decode ``data`` and return every event whose blank line it completes."""
         pending = self._pending
         if pending is not None:
-            try:
-                cr = data.find(b"\r")
-            except AttributeError:  # a memoryview or another buffer without find
-                return self.feed(bytes(data))
-            if cr < 0:
-                if data.find(b"\n\n") < 0 and (
-                    not data or data[0] != 10 or not pending or pending[-1][-1] != 10
-                ):
+            if type(data) is not bytes:
+                data = bytes(data)  # held below: never a buffer the caller may reuse
+            # ``10 in data`` is memchr, a quarter of the cost of ``data.find(b"\n")``.
+            if 13 not in data:
+                if 10 not in data:
                     if data:
                         pending.append(data)  # the common piece: no event ends here
                     return []
+                end = data.rfind(b"\n\n")
                 if pending:
+                    if end < 0 and (data[0] != 10 or pending[-1][-1] != 10):
+                        pending.append(data)  # no blank line ends here
+                        return []
+                    size = len(data)
                     pending.append(data)
                     data = b"".join(pending)
                     pending.clear()
+                    start = len(data) - size  # where the piece starts in the joined bytes
+                    end = end + start if end >= 0 else start - 1
+                elif end < 0:
+                    pending.append(data)
+                    return []
+                # data[end : end + 2] is the last b"\n\n": the blocks before it are complete.
+                if data[:6] == b"data: ":
+                    span = data[6:end]
+                    try:  # strict decode, cheaper than "replace"; invalid bytes read as lines
+                        if 10 not in span:  # one block: ``data: VALUE``
+                            value = span.decode()
+                            tail = data[end + 2 :]
+                            if tail:
+                                pending.append(tail)
+                            return [_new_event(SSEEvent, ("message", value, self._last_id))]
+                        last_id = self._last_id
+                        # Not a comprehension: its closure would cost every call of feed a cell.
+                        events: list[SSEEvent] = []
+                        append = events.append
+                        # With no LF in any part, the parts are exactly the blocks' values.
+                        for part in span.split(b"\n\ndata: "):
+                            if 10 in part:
+                                break  # another kind of block: read lines
+                            append(_new_event(SSEEvent, ("message", part.decode(), last_id)))
+                        else:
+                            tail = data[end + 2 :]
+                            if tail:
+                                pending.append(tail)
+                            return events
+                    except UnicodeDecodeError:
+                        pass
                 blocks = _split_blocks(data)
                 tail = blocks.pop()
                 if tail:
                     pending.append(tail)
-                last_id = self._last_id
-                # Not a comprehension: its closure would cost every call of feed a cell.
-                events: list[SSEEvent] = []
-                for block in blocks:
-                    if block.startswith(b"data: ") and block.find(b"\n") < 0:
-                        value = block[6:].decode("utf-8", "replace")
-                        events.append(_new_event(SSEEvent, ("message", value, last_id)))
-                    else:
-                        return self._read_blocks(blocks)  # another kind of block: read lines
-                return events
+                return self._read_blocks(blocks)
         return self._feed_other(data)
 
     def close(self) -> list[SSEEvent]:
