@@ -36,7 +36,10 @@ __all__ = [
     "MarkerFinder",
     "PartialMarkers",
     "decode_json_string",
+    "decode_string_run",
     "json_quote",
+    "nested_string_cut",
+    "nested_string_run",
     "partial_marker_len",
 ]
 
@@ -166,14 +169,29 @@ def json_quote(text: str) -> str:
 _encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
 
 
-def _decode_run(run: str) -> str:
-    """Decode a run of string body that holds only complete escapes."""
+def decode_string_run(run: str) -> str:
+    """Decode a run of string body that holds only whole escapes (a lone surrogate becomes
+    U+FFFD)."""
     if "\\" not in run:
         return run  # nothing to decode: the common case for long values
     decoded: str = _scanstring(run + '"', 0, False)[0]
     if "\\u" in run and _LONE_SURROGATE.search(decoded) is not None:
         decoded = _LONE_SURROGATE.sub("\ufffd", decoded)
     return decoded
+
+
+# JSON-string body whose decoded text is itself the body of a JSON string: arguments written
+# as a string of escaped JSON (Granite 4), read while the inner scan is inside a string.
+# Units: a character that stands for itself, an escaped '/', or an escaped backslash that
+# starts a whole inner escape (the inner '"', '\\' and '/' escaped again). It leaves out
+# outer \uXXXX escapes and escaped control characters (the general path takes those).
+_NESTED_STRING_RUN = re.compile(
+    r'(?:[^"\\\x00-\x1f]++|\\/|\\\\(?:\\["\\/]|[/bfnrt]|u[0-9a-fA-F]{4}))*+'
+)
+#: Where ``buf[pos:]`` stops being such a nested body: ``nested_string_run(buf, pos).end()``.
+nested_string_run = _NESTED_STRING_RUN.match
+#: Is ``buf[pos:]`` the start of one unit of that body, cut by the end of the text?
+nested_string_cut = re.compile(r"\\(?:\\(?:\\|u[0-9a-fA-F]{0,3})?)?").fullmatch
 
 
 def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, int, int]:
@@ -187,10 +205,10 @@ def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, in
     n = len(buf)
     end = _STRING_RUN.match(buf, pos).end()  # type: ignore[union-attr]
     if end < n and buf[end] == '"':
-        return (_decode_run(buf[pos:end]) if end > pos else ""), end + 1, 1
+        return (decode_string_run(buf[pos:end]) if end > pos else ""), end + 1, 1
     if end < n and (_CUT_ESCAPE.fullmatch(buf, end) is None or final):
         # a backslash that does not start a complete escape, and never will
-        return (_decode_run(buf[pos:end]) if end > pos else ""), end, -1
+        return (decode_string_run(buf[pos:end]) if end > pos else ""), end, -1
     # More text is needed (the end of the buffer, or a cut escape to hold back). A high
     # surrogate escape just before that point is held too: its low half may come next.
     # Only a real escape (an odd run of backslashes) counts.
@@ -198,7 +216,7 @@ def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, in
         run = end - 6 - pos - len(buf[pos : end - 6].rstrip("\\"))
         if run % 2 == 0:
             end -= 6
-    return (_decode_run(buf[pos:end]) if end > pos else ""), end, 0
+    return (decode_string_run(buf[pos:end]) if end > pos else ""), end, 0
 
 
 # --- JSON values --------------------------------------------------------------------------
