@@ -214,6 +214,9 @@ def test_granite4_spaced_markers(text: str, data: st.DataObject) -> None:
         ('<tool_call>{"name": "get_weather", "arguments": {"n": [1, 2', {"n": [1, 2]}),
         ('<tool_call>{"name": "get_weather", "arguments": "{\\"city\\": \\"Bei', {"city": "Bei"}),
         ('<tool_call>{"name": "get_weather", "arguments": ', {}),
+        ('<tool_call>{"name": "get_weather", "arguments": "', {}),
+        ('<tool_call>{"name": "get_weather", "arguments": "  ', {}),
+        ('<tool_call>{"name": "get_weather", "arguments": "{', {}),
         ('<tool_call>{"name": "get_weather"', {}),
     ],
 )

@@ -71,7 +71,10 @@ tricky = st.lists(
 
 
 def granite_text(value: str, inner_ascii: bool, outer_ascii: bool, extra: str) -> str:
-    inner = json.dumps({"s": value, "n": [1, "x"]}, ensure_ascii=inner_ascii)
+    inner = json.dumps(
+        {"s": value, "n": [1, "x", True, None, -2.5e3], value: {"k": value}},
+        ensure_ascii=inner_ascii,
+    )
     outer = json.dumps({"name": "f", "arguments": inner + extra}, ensure_ascii=outer_ascii)
     return f"Sure <tool_call> {outer} </tool_call> after"
 
@@ -93,6 +96,8 @@ def test_nested_string_path_equals_the_general_path(
     from streamcall.formats import _jsoncalls
 
     text = granite_text(value, inner_ascii, outer_ascii, extra)
+    if cuts and cuts[0] % 3 == 0:  # the stream may also end anywhere
+        text = text[: cuts[0] % len(text)]
     pieces = testing.chunk_at(text, cuts)
     fast = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
     with pytest.MonkeyPatch.context() as m:

@@ -67,6 +67,7 @@ from streamcall.formats._scan import (
     MarkerFinder,
     decode_json_string,
     decode_string_run,
+    nested_plain_run,
     nested_string_cut,
     nested_string_run,
     partial_marker_len,
@@ -517,19 +518,36 @@ class JsonCallsParser(ToolParser):
         args = self._args
         assert args is not None
         streaming = self._index >= 0 and not self._inner_lead and not args.done
-        if streaming and args.scan.in_string and not self._inner_tail and _NESTED_PATH_ENABLED:
-            # The inner scan is inside a string: if all the text is nested string body,
-            # one regex says so and its decoding is the delta (what decoding it and
-            # pushing it would give, without the two scans). A unit cut by the end of
-            # the chunk is held (at most 6 characters).
-            end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
+        if streaming and not final and _NESTED_PATH_ENABLED:
+            # Read the escaped-twice text with one regex, without decoding it first, when
+            # it is of the common kinds; a unit cut by the end of the chunk is held (at
+            # most 6 characters). Anything else takes the general path below.
             n = len(buf)
-            if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
-                inner = decode_string_run(buf[pos:end] if pos or end < n else buf)
-                if inner:
-                    args.parts.append(inner)
-                    out.append(ToolCallArgs(self._index, inner))
-                return end if end == n else -(end + 1)
+            if args.scan.in_string:
+                # Inside an inner string: all of it is nested string body, so its decoding
+                # is the delta (what decoding and pushing it would give, without the scans).
+                if not self._inner_tail:
+                    end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
+                    if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
+                        inner = decode_string_run(buf[pos:end] if pos or end < n else buf)
+                        if inner:
+                            args.parts.append(inner)
+                            out.append(ToolCallArgs(self._index, inner))
+                        return end if end == n else -(end + 1)
+            else:
+                # Between inner tokens: if the only escapes are inner quotes (\"), the
+                # decoding is a replace; the inner scan then checks it as usual.
+                end = nested_plain_run(buf, pos).end()  # type: ignore[union-attr]
+                if end == n or (end == n - 1 and buf[end] == "\\"):
+                    decoded = buf[pos:end].replace('\\"', '"')
+                    inner = self._inner_tail + decoded if self._inner_tail else decoded
+                    delta, ipos = args.push(inner, 0, False)
+                    if delta:
+                        out.append(ToolCallArgs(self._index, delta))
+                    if not args.done and not args.error:
+                        self._inner_tail = inner[ipos:] if ipos < len(inner) else ""
+                        return end if end == n else -(end + 1)
+                    return self._inner_pushed(buf, end, out, 0, inner, ipos)
         decoded, resume, status = decode_json_string(buf, pos, final)
         if status == 0 and streaming:
             # The common case, kept short: the call streams and the string goes on.
@@ -718,6 +736,8 @@ class JsonCallsParser(ToolParser):
             self._begin(out)
             self._flush_pending(out)
         tail = self._inner_tail if self._sub == _O_ARGS_STRING else rest
+        if self._sub == _O_ARGS_STRING and self._inner_lead:
+            self._args = None  # the string ended before its object began: no arguments
         if self._sub in (_O_ARGS, _O_ARGS_STRING) and self._args is not None:
             self._end_open_call(out, tail)
         elif self._args is not None and self._args.done:

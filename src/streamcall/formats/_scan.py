@@ -38,6 +38,7 @@ __all__ = [
     "decode_json_string",
     "decode_string_run",
     "json_quote",
+    "nested_plain_run",
     "nested_string_cut",
     "nested_string_run",
     "partial_marker_len",
@@ -190,6 +191,9 @@ _NESTED_STRING_RUN = re.compile(
 )
 #: Where ``buf[pos:]`` stops being such a nested body: ``nested_string_run(buf, pos).end()``.
 nested_string_run = _NESTED_STRING_RUN.match
+#: The same between the inner tokens: characters that stand for themselves and escaped
+#: quotes (the inner strings' quotes) only, so that the decoding is a ``replace``.
+nested_plain_run = re.compile(r'(?:[^"\\\x00-\x1f]++|\\")*+').match
 #: Is ``buf[pos:]`` the start of one unit of that body, cut by the end of the text?
 nested_string_cut = re.compile(r"\\(?:\\(?:\\|u[0-9a-fA-F]{0,3})?)?").fullmatch
 
