@@ -523,31 +523,30 @@ class JsonCallsParser(ToolParser):
             # it is of the common kinds; a unit cut by the end of the chunk is held (at
             # most 6 characters). Anything else takes the general path below.
             n = len(buf)
-            if args.scan.in_string:
-                # Inside an inner string: all of it is nested string body, so its decoding
+            if args.scan.in_string and not self._inner_tail:
+                # Inside an inner string: if all of it is nested string body, its decoding
                 # is the delta (what decoding and pushing it would give, without the scans).
-                if not self._inner_tail:
-                    end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
-                    if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
-                        inner = decode_string_run(buf[pos:end] if pos or end < n else buf)
-                        if inner:
-                            args.parts.append(inner)
-                            out.append(ToolCallArgs(self._index, inner))
-                        return end if end == n else -(end + 1)
-            else:
-                # Between inner tokens: if the only escapes are inner quotes (\"), the
-                # decoding is a replace; the inner scan then checks it as usual.
-                end = nested_plain_run(buf, pos).end()  # type: ignore[union-attr]
-                if end == n or (end == n - 1 and buf[end] == "\\"):
-                    decoded = buf[pos:end].replace('\\"', '"')
-                    inner = self._inner_tail + decoded if self._inner_tail else decoded
-                    delta, ipos = args.push(inner, 0, False)
-                    if delta:
-                        out.append(ToolCallArgs(self._index, delta))
-                    if not args.done and not args.error:
-                        self._inner_tail = inner[ipos:] if ipos < len(inner) else ""
-                        return end if end == n else -(end + 1)
-                    return self._inner_pushed(buf, end, out, 0, inner, ipos)
+                end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
+                if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
+                    inner = decode_string_run(buf[pos:end] if pos or end < n else buf)
+                    if inner:
+                        args.parts.append(inner)
+                        out.append(ToolCallArgs(self._index, inner))
+                    return end if end == n else -(end + 1)
+            # Anywhere else (between inner tokens, or a string that closes here): if the
+            # only escapes are inner quotes (\"), the decoding is a replace, and the inner
+            # scan checks it as usual.
+            end = nested_plain_run(buf, pos).end()  # type: ignore[union-attr]
+            if end == n or (end == n - 1 and buf[end] == "\\"):
+                decoded = buf[pos:end].replace('\\"', '"')
+                inner = self._inner_tail + decoded if self._inner_tail else decoded
+                delta, ipos = args.push(inner, 0, False)
+                if delta:
+                    out.append(ToolCallArgs(self._index, delta))
+                if not args.done and not args.error:
+                    self._inner_tail = inner[ipos:] if ipos < len(inner) else ""
+                    return end if end == n else -(end + 1)
+                return self._inner_pushed(buf, end, out, 0, inner, ipos)
         decoded, resume, status = decode_json_string(buf, pos, final)
         if status == 0 and streaming:
             # The common case, kept short: the call streams and the string goes on.
