@@ -6,7 +6,9 @@
   ``model`` picks a ``Script``: model text streamed as OpenAI chunks (3 characters each,
   ``delta.content`` only, like llama.cpp without ``--jinja``), and a fault mode:
   ``"500"`` answers an error; ``"die"`` kills the connection after ``die_after`` chunks;
-  ``"malformed"`` sends one chunk that is not JSON halfway through. A ``GATE`` in the
+  ``"malformed"`` sends one chunk that is not JSON halfway through; ``"json"`` ignores
+  ``"stream": true`` and answers one chat completion; ``"json-bad"`` answers a stream
+  request with JSON that is not one. A ``GATE`` in the
   text makes the stream wait for ``script.gate`` (a ``threading.Event``) there, so a test
   can see what reached the client before the rest was even sent.
 """
@@ -101,7 +103,11 @@ def scripted_upstream(scripts: dict[str, Script]) -> Starlette:
                 status_code=500,
             )
         text = script.text.replace(GATE, "")
-        if not body.get("stream"):
+        if script.fault == "json-bad" and body.get("stream"):
+            return JSONResponse({"unexpected": "not a chat completion"})
+        if script.fault == "json" and body.get("stream"):
+            text = script.text  # a server that ignores "stream": true answers as below
+        if not body.get("stream") or script.fault == "json":
             message: dict[str, Any] = {"role": "assistant", "content": text}
             if script.reasoning:
                 message["reasoning_content"] = script.reasoning

@@ -42,6 +42,8 @@ SCRIPTS = {
     "test/500": Script("never sent", fault="500"),
     "test/die": Script(HERMES_TEXT, fault="die", die_after=30),
     "test/malformed": Script(PLAIN_TEXT, fault="malformed"),
+    "test/json": Script(HERMES_TEXT, fault="json"),
+    "test/json-bad": Script("never sent", fault="json-bad"),
 }
 MODELS = {
     "test/think": ("hermes", "qwen3"),
@@ -49,6 +51,7 @@ MODELS = {
     "test/gated": ("hermes", None),
     "test/die": ("hermes", None),
     "test/malformed": ("hermes", None),
+    "test/json": ("hermes", None),
 }
 
 
@@ -313,3 +316,28 @@ class ServerThreadClosedPort:
 
     def __exit__(self, *exc: object) -> None:
         pass
+
+
+def test_upstream_that_answers_a_stream_request_with_json(client: OpenAI) -> None:
+    """An upstream that ignores ``"stream": true``: the client still gets a stream."""
+    stream = client.chat.completions.create(
+        model="test/json",
+        messages=_messages(),
+        stream=True,
+        stream_options={"include_usage": True},
+    )
+    got = _collect(list(stream))
+    assert got["content"] == "Checking both.\n"
+    assert [(name, args) for _, name, args in got["calls"]] == [
+        ("get_weather", {"city": "Paris", "unit": "celsius"}),
+        ("search", {"query": "eiffel tower height", "top_k": 3}),
+    ]
+    assert got["finish"] == "tool_calls"
+    assert got["usage"] is not None and got["usage"].total_tokens == 12
+
+
+def test_upstream_that_answers_a_stream_request_with_other_json(client: OpenAI) -> None:
+    with pytest.raises(openai.APIStatusError) as info:
+        client.chat.completions.create(model="test/json-bad", messages=_messages(), stream=True)
+    assert info.value.status_code == 502
+    assert "not a chat completion" in str(info.value)

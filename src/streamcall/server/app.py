@@ -18,6 +18,9 @@ Faults, each answered without a traceback:
   OpenAI-style ``{"error": {...}}``;
 - upstream unreachable: 502; upstream status other than 200: the same status, with the
   upstream's ``{"error": ...}`` body when it has one, else one wrapping its text;
+- upstream ignores ``"stream": true`` and answers one ``application/json`` chat
+  completion: the client still gets a stream, made from that completion (its first choice
+  as one chunk, then its usage); JSON that is not a chat completion: 502;
 - upstream dies mid-stream (connection lost, read timeout): everything parsed so far has
   been sent; the parser is finished (held-back text released, open calls closed and
   flagged), then one ``data: {"error": {...}}`` event and ``data: [DONE]``;
@@ -243,22 +246,42 @@ def create_app(config: ServerConfig) -> Starlette:
             return _error(502, f"upstream unreachable: {_describe(exc)}", "upstream_error")
         if resp.status_code != 200:
             return await upstream_failure(resp)
+        source: AsyncIterator[bytes] = resp.aiter_bytes()
+        if _media_type(resp) == "application/json":
+            # An upstream that ignored "stream": true and answered one chat completion: it
+            # is streamed to the client all the same, as if it had come as one chunk.
+            try:
+                answer = json.loads(await resp.aread())
+                source = _as_sse(_completion_choices(answer), answer.get("usage"))
+            except (ValueError, TypeError, KeyError, httpx.HTTPError) as exc:
+                counters.upstream_errors += 1
+                return _error(
+                    502,
+                    "the upstream answered a stream request with JSON that is not a chat "
+                    f"completion: {_describe(exc)}",
+                    "upstream_error",
+                )
+            finally:
+                await resp.aclose()
         counters.streams += 1
         return StreamingResponse(
-            relay(resp, parser, ChunkEmitter(completion_id, model)),
+            relay(resp, source, parser, ChunkEmitter(completion_id, model)),
             media_type="text/event-stream",
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
 
     async def relay(
-        resp: httpx.Response, parser: StreamParser, emitter: ChunkEmitter
+        resp: httpx.Response,
+        source: AsyncIterator[bytes],
+        parser: StreamParser,
+        emitter: ChunkEmitter,
     ) -> AsyncIterator[bytes]:
         failure: str | None = None
         rejected = 0
         try:
             yield _ENCODER.encode_json(emitter.start())
             try:
-                async for data in resp.aiter_bytes():
+                async for data in source:
                     out, n = render(emitter, parser.feed(data), rejected)
                     rejected += n
                     if out:
@@ -334,9 +357,7 @@ def create_app(config: ServerConfig) -> Starlette:
             return _relay_error(resp.status_code, resp.content[:_MAX_ERROR_BODY])
         try:
             answer = resp.json()
-            choices = answer["choices"]
-            if not isinstance(choices, list):
-                raise TypeError("choices is not a list")
+            choices = _completion_choices(answer)
         except (ValueError, KeyError, TypeError) as exc:
             counters.upstream_errors += 1
             return _error(
@@ -348,19 +369,7 @@ def create_app(config: ServerConfig) -> Starlette:
             if not isinstance(choice, dict):
                 continue
             parser = make_parser(body, f"{prefix}{number}_" if number else prefix)
-            delta = dict(choice.get("message") or {})
-            calls = delta.get("tool_calls")
-            if isinstance(calls, list):
-                delta["tool_calls"] = [
-                    {"index": i, **c} if isinstance(c, dict) and "index" not in c else c
-                    for i, c in enumerate(calls)
-                ]
-            synthetic = {
-                "choices": [
-                    {"index": 0, "delta": delta, "finish_reason": choice.get("finish_reason")}
-                ]
-            }
-            parser.feed(_ENCODER.encode_json(synthetic))
+            parser.feed(_ENCODER.encode_json(_as_chunk(choice)))
             parser.finish()
             rejected += parser.rejected
             message = parser.message
@@ -419,6 +428,42 @@ def create_app(config: ServerConfig) -> Starlette:
     app.state.counters = counters
     app.state.config = config
     return app
+
+
+def _media_type(resp: httpx.Response) -> str:
+    return resp.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+def _completion_choices(answer: Any) -> list[Any]:
+    """The choices of a ``chat.completion`` body; raises if it is not one."""
+    if not isinstance(answer, dict):
+        raise TypeError("the body is not a JSON object")
+    choices = answer["choices"]
+    if not isinstance(choices, list):
+        raise TypeError("choices is not a list")
+    return choices
+
+
+def _as_chunk(choice: dict[str, Any]) -> dict[str, Any]:
+    """A completion's choice as one ``chat.completion.chunk``: its message as the delta."""
+    delta = dict(choice.get("message") or {})
+    calls = delta.get("tool_calls")
+    if isinstance(calls, list):
+        delta["tool_calls"] = [
+            {"index": i, **c} if isinstance(c, dict) and "index" not in c else c
+            for i, c in enumerate(calls)
+        ]
+    return {"choices": [{"index": 0, "delta": delta, "finish_reason": choice.get("finish_reason")}]}
+
+
+async def _as_sse(choices: list[Any], usage: Any) -> AsyncIterator[bytes]:
+    """A whole completion (first choice, as ``n=1`` is enforced) as an upstream SSE stream."""
+    for choice in choices[:1]:
+        if isinstance(choice, dict):
+            yield _ENCODER.encode_json(_as_chunk(choice))
+    if isinstance(usage, dict):
+        yield _ENCODER.encode_json({"choices": [], "usage": usage})
+    yield _DONE
 
 
 def _relay_error(status: int, raw: bytes) -> JSONResponse:
