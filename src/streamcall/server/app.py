@@ -431,7 +431,7 @@ def create_app(config: ServerConfig) -> Starlette:
 
 
 def _media_type(resp: httpx.Response) -> str:
-    return resp.headers.get("content-type", "").split(";")[0].strip().lower()
+    return str(resp.headers.get("content-type", "")).split(";")[0].strip().lower()
 
 
 def _completion_choices(answer: Any) -> list[Any]:
