@@ -40,6 +40,14 @@ text. At end of stream a call whose header was complete is reported (arguments c
 
 Model-made call ids are used as they are, made unique within the stream if the model
 repeats one (``id~2``).
+
+Most chunks of a long call fall inside its arguments. ``feed`` hands such a chunk to the
+argument scanner directly when no stop marker can begin in it (every stop marker starts
+with the same one or two characters, so that is one ``in`` test), skipping the marker
+search and the mode dispatch: 1.77 against 2.47 µs per chunk on many small keys, 1.17
+against 1.88 on one long string value (DeepSeek V3.1, 64 KB in 7-character chunks; the
+other configurations alike; A/B in CPU time); a chunk that holds a marker's lead costs no
+more than it did. Tests prove it equal to the general loop and pin it on.
 """
 
 from __future__ import annotations
@@ -93,6 +101,14 @@ class HeaderJsonParser(ToolParser):
         self._header_ends = frozenset(ends)
         stop = cls.STOP if cls.STOP is not None else interrupts
         self._stop_finder = MarkerFinder(stop) if stop else None
+        # ``feed``'s shortcut needs a lead that every stop marker starts with; without one
+        # it is off (``_fast_mode`` is then a mode that never occurs).
+        lead = min(stop, key=len)[:2] if stop else ""
+        while lead and not all(m.startswith(lead) for m in stop):
+            lead = lead[:-1]
+        self._fast_mode = _ARGS if lead else -1
+        self._stop_lead = lead
+        self._stop_first = lead[:1]
         # what may come between calls, in the order it is tried
         between: list[str] = []
         for m in (cls.ARGS_SUFFIX, cls.CALL_END, cls.CALL_START, cls.SECTION_END):
@@ -121,6 +137,42 @@ class HeaderJsonParser(ToolParser):
         return (name, None) if _NAME.fullmatch(name) else None
 
     # -- the loop --------------------------------------------------------------------------
+
+    def feed(self, text: str) -> list[Event]:
+        """``FeedLoop.feed``, with the chunks of streaming arguments taken directly.
+
+        Every stop marker starts with ``_stop_lead`` (their first one or two characters
+        in common). In ARGS, a buffer (held tail and chunk) without it holds no stop
+        marker, and of a cut one at most its first character, as its last: all that
+        ``_read_args``'s marker search would find. Such a buffer goes straight to the
+        argument scanner, that last character held back, skipping the search and the
+        mode dispatch; any other goes to ``_read_args`` (the search), and what follows the
+        arguments in it to the general loop.
+        """
+        if self._mode != self._fast_mode or not text:
+            return super().feed(text)
+        buf = self._tail + text if self._tail else text
+        if self._stop_lead in buf:
+            out: list[Event] = []
+            pos = self._read_args(buf, 0, out, False)
+            if pos < 0:
+                pos = -pos - 1
+            elif pos < len(buf):  # the arguments ended (or were cut) in this chunk
+                pos = self._step(buf, pos, out, False)
+            self._tail = buf[pos:] if pos < len(buf) else ""
+            return out
+        args = self._args
+        assert args is not None
+        if buf[-1] != self._stop_first:
+            delta, pos = args.push(buf, 0)
+        else:  # the first character of a marker, maybe: held back
+            delta, pos = args.push(buf[:-1], 0)
+        out = [ToolCallArgs(self._index, delta)] if delta else []
+        if args.done or args.error:
+            self._end(out, incomplete=not args.done)
+            pos = self._step(buf, pos, out, False)
+        self._tail = buf[pos:] if pos < len(buf) else ""
+        return out
 
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
