@@ -47,7 +47,8 @@ Emission: every emitted piece is final, so any prefix of the deltas is a prefix 
 final JSON. Keys are emitted at their ``=`` or ``:``; a ``,`` is emitted with the next
 member, so trailing commas vanish; a string streams as its body arrives; a bare scalar is
 held until its terminator. A ``{`` is a dict or a set: its first element is held until the
-``:`` or ``,`` after it says which.
+``:`` or ``,`` after it says which. The pieces decided in one chunk leave as one
+``ToolCallArgs`` (an event costs more than scanning a token).
 
 What it holds back: a partial START or END marker; the header until its ``(`` (at most
 ``MAX_HEAD`` characters); a keyword name until its ``=`` (``MAX_HEAD``); a scalar until its
@@ -55,7 +56,20 @@ terminator (scanned once: the scan offset is remembered); inside a string a cut 
 (at most ``\\N{`` plus 100 characters) or a high surrogate escape, and a candidate closing
 quote with the text the check above needs. Malformed input in a call closes its JSON and
 ends it ``incomplete``; the rest is text. A block that breaks before its first call is
-released as text, whole.
+released as text, whole. The shortcuts below hold back nothing more.
+
+Shortcuts (``feed``, while a call's arguments stream; the general path is ``_args``): a
+chunk inside a long string (one that has filled a whole chunk) that is all body, or body
+and a cut escape, is decoded at once; otherwise the common members at the call level (a
+plain keyword, ``=``, a bare scalar or a short string with no backslash, ``,``) are read
+with about one regex per chunk, whichever token the chunk begins in (``_MEMBER``,
+``_SCALAR_REST``, ``_STRING_REST``, ``_VALUE_REST``). After every chunk they have emitted
+what the general path emits and left its state; tests/formats/test_pythonic_shortcuts.py
+switches each off and compares chunk by chunk. Measured at 64 KB in 7-character chunks, A/B
+in CPU time (best of 9, interleaved) against the engine without them, for each of the four
+formats: many small keys 3.2 -> 1.65 µs per chunk (0.52x), one long string 2.0 -> 1.4 µs
+(0.70x); nested values and positional arguments, which take the general path, 5-7% faster
+(one event per chunk); plain text the same.
 """
 
 from __future__ import annotations
@@ -63,6 +77,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from json.encoder import encode_basestring as _encode_basestring
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
@@ -86,6 +101,45 @@ _PY_NUMBER = re.compile(
 _DECIMAL_INT = re.compile(r"-?\d+")
 _PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
 _LITERALS = {"True": "true", "False": "false", "None": "null"}
+# ``feed``'s member shortcut reads the common members of a call with about one regex per
+# chunk. A common member is a plain ASCII keyword, '=', a bare scalar or a short string with
+# no backslash (and no surrogate) in it, and the ',' after it. A regex reads what is left of
+# the current token and its ',' (the prefix, if any), then the next member: whole, cut by
+# the end of the buffer after its '=' (its key and what has come of its value are taken as
+# the general path takes them), or a keyword cut before its '=' (held, as the general path
+# holds it). A member's groups, from its first (``base + 1``): 1 key; 2 scalar; 3 '...'
+# body and 4 its closing quote; 5 "..." body and 6 its closing quote; 7 the comma. The last
+# group that took part (``lastindex``, less ``base``) says what came: 7 a whole member, 1 a
+# keyword only, 2 to 6 a value cut by the end (4 and 6: a string whose closing quote is the
+# last character, held there as ``_closes_here`` holds it).
+_KEYWORD = r"[A-Za-z_][A-Za-z0-9_]*+"
+_BODY1 = r"[^'\\\ud800-\udfff]"
+_BODY2 = r'[^"\\\ud800-\udfff]'
+
+
+def _member(then: str) -> str:
+    return (
+        rf"({_KEYWORD})\s*+(?:=(?=[^=])\s*+"
+        rf"(?:([\w.+\-]*+)|'({_BODY1}*+)(')?|\"({_BODY2}*+)(\")?)"
+        rf"(?:\s*+(,)\s*+{then}|\Z)|=?\Z)"
+    )
+
+
+_ONE = _member("")
+# Before a member: the member, and after its ',' the next one (groups from 8).
+_MEMBER = re.compile(rf"\s*+{_member(f'(?:{_ONE})?')}")
+# Inside a bare scalar (from where its scan stopped): its rest (group 1: where it ends).
+_SCALAR_REST = re.compile(rf"[\w.+\-]*+(\s*+,)\s*+(?:{_ONE})?")
+# Where a value is due (after a key): a whole one and its ',' (groups 1-3 the value, as in
+# a member; 4 the comma).
+_VALUE_REST = re.compile(
+    rf"\s*+(?:([\w.+\-]++)|'({_BODY1}*+)'|\"({_BODY2}*+)\")\s*+(,)\s*+(?:{_ONE})?"
+)
+# Inside a short string: its rest (group 1: the body) and the closing quote.
+_STRING_REST = {
+    "'": re.compile(rf"({_BODY1}*+)'\s*+,\s*+(?:{_ONE})?"),
+    '"': re.compile(rf"({_BODY2}*+)\"\s*+,\s*+(?:{_ONE})?"),
+}
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 
@@ -106,8 +160,8 @@ _ESC_BYTES = (
 )
 
 
-def _run_re(quote: str, esc: str | None) -> re.Pattern[str]:
-    q = re.escape(quote)
+def _run_re(quote: str, esc: str | None, also: str = "") -> re.Pattern[str]:
+    q = re.escape(quote) + also
     if esc is None:  # raw: a backslash keeps the next character (and hides a quote)
         return re.compile(rf"[^{q}\\]*(?:\\[\s\S][^{q}\\]*)*")
     return re.compile(rf"[^{q}\\]*(?:\\(?:{esc})[^{q}\\]*)*")
@@ -116,6 +170,13 @@ def _run_re(quote: str, esc: str | None) -> re.Pattern[str]:
 # (quote char, kind) -> run regex; kind 0 str, 1 bytes, 2 raw
 _RUNS = {
     (q, kind): _run_re(q, (_ESC_STR, _ESC_BYTES, None)[kind]) for q in "'\"" for kind in (0, 1, 2)
+}
+# The same without raw surrogates, for ``feed``'s string path: text with no backslash that
+# such a run matches needs no decoding.
+_FAST_RUNS = {
+    (q, kind): _run_re(q, (_ESC_STR, _ESC_BYTES, None)[kind], r"\ud800-\udfff")
+    for q in "'\""
+    for kind in (0, 1, 2)
 }
 _UNESCAPE_STR = re.compile(
     r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^{}\n]{1,100}\}|[0-7]{1,3}|\r\n|[\s\S])"
@@ -210,6 +271,15 @@ class PythonicCallsParser(ToolParser):
     WHOLE_OUTPUT: ClassVar[bool] = False
     MAX_HEAD: ClassVar[int] = 256
 
+    # The shortcuts of ``feed`` (a test switches them off on an instance to compare them
+    # with the general path). Class attributes: more than 30 instance attributes would
+    # cost every attribute access its shared-key dict.
+    _member_re: ClassVar[re.Pattern[str]] = _MEMBER
+    _string_rest: ClassVar[dict[str, re.Pattern[str]]] = _STRING_REST
+    _scalar_rest: ClassVar[re.Pattern[str]] = _SCALAR_REST
+    _value_rest: ClassVar[re.Pattern[str]] = _VALUE_REST
+    _string_path: ClassVar[bool] = True
+
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
         self._start_finder = MarkerFinder(self.START) if self.START else None
@@ -222,7 +292,8 @@ class PythonicCallsParser(ToolParser):
 
     def _new_call(self) -> None:
         self._index = -1
-        self._parts: list[str] = []
+        self._parts: list[str] = []  # the argument pieces, one per token
+        self._flushed = 0  # how many of them have been handed out
         self._state = _ARG
         self._kinds: list[int] = []
         self._counts: list[int] = []
@@ -231,6 +302,8 @@ class PythonicCallsParser(ToolParser):
         self._pending: list[str] | None = None  # the first element of an undecided '{'
         self._quote = ""
         self._str_kind = 0  # 0 str, 1 bytes, 2 raw
+        self._run = _RUNS["'", 0]  # the body regex of the open string
+        self._fast_run: re.Pattern[str] | None = None  # and feed's (None: not to be used)
         self._scanned = 0
         self._positional = 0
         self._params: list[str] = []
@@ -243,8 +316,20 @@ class PythonicCallsParser(ToolParser):
         if self._pending is not None:
             self._pending.append(text)
             return
+        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush``).
         self._parts.append(text)
-        out.append(ToolCallArgs(self._index, text))
+
+    def _flush(self, out: list[Event]) -> None:
+        """Hand out the argument pieces of this chunk as one event.
+
+        Many small keys give several tokens (a key, a value, a comma) per chunk; one event
+        for them all is cheaper than one each, and their concatenation is the same.
+        """
+        parts = self._parts
+        done = self._flushed
+        if len(parts) > done:
+            self._flushed = len(parts)
+            out.append(ToolCallArgs(self._index, "".join(parts[done:]) if done else "".join(parts)))
 
     def _value_begin(self, out: list[Event], text: str) -> None:
         """Emit the start of a value (or of a key), with the comma it needs."""
@@ -328,6 +413,7 @@ class PythonicCallsParser(ToolParser):
     def _end(self, out: list[Event], incomplete: bool) -> None:
         if incomplete:
             self._emit_closing(out)
+        self._flush(out)
         self._end_call(out, self._index, "".join(self._parts), incomplete)
         self._block_calls += 1
         self._raw = []
@@ -364,6 +450,194 @@ class PythonicCallsParser(ToolParser):
 
     # -- the loop ------------------------------------------------------------------------
 
+    def feed(self, text: str) -> list[Event]:
+        """``FeedLoop.feed``, with the chunks of a call's arguments taken by shortcuts.
+
+        Most chunks of a long call fall inside its arguments. A chunk inside a long string
+        that is all body (or body and a cut escape) is decoded at once (``_FAST_RUNS``).
+        Otherwise the common members at the call level are read with about one regex per
+        chunk (``_MEMBER`` and the ``_*_REST`` regexes, by the token the chunk begins in);
+        what they emit and the state they leave are the general path's, which takes over
+        (``_args``) where they stop. (``finish`` always leaves ARGS, so a finished parser
+        takes the general loop.) Tests check that this gives what the general loop gives,
+        chunk by chunk.
+        """
+        out: list[Event] = []
+        if self._mode != _ARGS or not text:  # FeedLoop.feed, written out (a call less)
+            if self._finished or not text:
+                return out
+            buf = self._tail + text if self._tail else text
+            pos = self._step(buf, 0, out, False)
+            self._tail = buf[pos:] if pos < len(buf) else ""
+            return out
+        buf = self._tail + text if self._tail else text
+        n = len(buf)
+        if self._fast_run is not None and self._state == _STRING:
+            # Inside a long string most chunks are one run of body up to their end, or up
+            # to an escape cut by it (held, as _string holds it), and do not end with what
+            # may be a high surrogate escape (which _string holds for its low half).
+            end = self._fast_run.match(buf).end()  # type: ignore[union-attr]
+            if (end == n or buf[end] == "\\") and not buf.startswith("\\u", end - 6):
+                run = buf[:end] if end < n else buf
+                if "\\" in run:
+                    piece = _encode_basestring(_decode(run, self._str_kind))[1:-1]
+                else:
+                    piece = _encode_basestring(run)[1:-1]
+                if piece:  # (empty: nothing, or a line continuation)
+                    self._parts.append(piece)
+                    self._flushed += 1
+                    out.append(ToolCallArgs(self._index, piece))
+                self._tail = buf[end:] if end < n else ""
+                return out
+        delta = self._parts  # (what the shortcut emits)
+        pos = 0
+        hold = -1
+        more = True
+        while more and pos < n:
+            # The rest of the current token at the call level, and the next member.
+            state = self._state
+            if state == _ARG:
+                m = self._member_re.match(buf, pos)
+                if m is None:
+                    break
+                base = 0
+            elif state == _SCALAR:
+                if not self._after_key or self._kinds[-1] != _CALL:
+                    break
+                m = self._scalar_rest.match(buf, pos + self._scanned)
+                if m is None:
+                    break
+                value = self._quick_scalar(buf[pos : m.start(1)])
+                if value is None:  # the general path says what is wrong
+                    break
+                delta.append(value)
+                self._after_key = False
+                self._scanned = 0
+                self._state = _ARG
+                base = 1
+            elif state == _STRING:
+                if self._fast_run is not None or len(self._quote) != 1 or self._kinds[-1] != _CALL:
+                    break
+                m = self._string_rest[self._quote].match(buf, pos)
+                if m is None:
+                    break
+                delta.append(_encode_basestring(m.group(1))[1:])
+                self._state = _ARG
+                base = 1
+            elif state == _VALUE:
+                if not self._after_key or self._kinds[-1] != _CALL:
+                    break
+                m = self._value_rest.match(buf, pos)
+                if m is None:
+                    break
+                scalar = m.group(1)
+                if scalar is None:
+                    value = _encode_basestring(m.group(2) if m.group(3) is None else m.group(3))
+                else:
+                    value = self._quick_scalar(scalar)
+                    if value is None:  # the general path says what is wrong
+                        break
+                delta.append(value)
+                self._after_key = False
+                self._state = _ARG
+                base = 4
+            else:
+                break
+            last: int = m.lastindex  # type: ignore[assignment]
+            more = False
+            while True:  # the members this match read (two at most)
+                r = last - base
+                if r <= 0:  # no member follows
+                    pos = m.end()
+                    more = True
+                    break
+                if r >= 7:  # whole
+                    key, scalar, single, double = m.group(base + 1, base + 2, base + 3, base + 5)
+                    if scalar is None:
+                        value = _encode_basestring(single if double is None else double)
+                    else:
+                        value = _LITERALS.get(scalar)
+                        if value is None:
+                            if (
+                                scalar.isdigit()
+                                and scalar.isascii()
+                                and (scalar[0] != "0" or len(scalar) == 1)
+                            ):
+                                value = scalar  # _scalar_json's common case
+                            else:
+                                value = self._scalar_json(scalar)
+                        if value is None:  # the general path says what is wrong
+                            pos = m.start(base + 1)
+                            break
+                    counts = self._counts
+                    delta.append(f',"{key}":{value}' if counts[-1] else f'"{key}":{value}')
+                    counts[-1] += 1
+                    if r == 7:
+                        pos = m.end()
+                        more = True
+                        break
+                    base += 7
+                    continue
+                pos = m.start(base + 1)
+                if r == 1:  # a keyword cut before its value: held
+                    if n - pos <= self.MAX_HEAD:
+                        hold = pos
+                    break
+                # cut by the end of the buffer after its '=': the key, and the value begun
+                key = m.group(base + 1)
+                counts = self._counts
+                text = f',"{key}":' if counts[-1] else f'"{key}":'
+                counts[-1] += 1
+                if r == 2:
+                    delta.append(text)
+                    self._after_key = True
+                    value = m.group(base + 2)
+                    if value:
+                        self._state = _SCALAR
+                        self._scanned = len(value)
+                        hold = m.start(base + 2)
+                    else:  # only whitespace after the '='
+                        self._state = _VALUE
+                        pos = n
+                    break
+                # a string: cut in its body (r 3 or 5) or its closing quote last (r 4 or 6)
+                body = base + 3 if r <= 4 else base + 5
+                value = m.group(body)
+                if not value:  # ' or '' at the end: held, as _string_open holds it
+                    delta.append(text)
+                    self._after_key = True
+                    self._state = _VALUE
+                    hold = m.start(body) - 1
+                    break
+                q = "'" if r <= 4 else '"'
+                self._quote = q
+                self._str_kind = 0
+                self._run = _RUNS[q, 0]
+                self._fast_run = None  # short, probably: the next chunk tries _STRING_REST
+                delta.append(text + _encode_basestring(value)[:-1])
+                self._state = _STRING
+                if r & 1:
+                    pos = n
+                else:  # the quote: _closes_here needs to see what follows it
+                    hold = m.start(body + 1)
+                break
+        if hold >= 0:
+            pos = hold
+        elif pos < n:  # the general path goes on
+            pos = self._args(buf, pos, out, False)
+            if pos < 0:
+                pos = -pos - 1
+            elif pos < n:  # the call ended inside this chunk
+                pos = self._step(buf, pos, out, False)
+        parts = self._parts  # (a new list if a call ended and another began)
+        done = self._flushed
+        if len(parts) > done:  # _flush
+            piece = parts[done] if len(parts) == done + 1 else "".join(parts[done:])
+            self._flushed = len(parts)
+            out.append(ToolCallArgs(self._index, piece))
+        self._tail = buf[pos:] if pos < n else ""
+        return out
+
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
         while pos < n:
@@ -371,7 +645,8 @@ class PythonicCallsParser(ToolParser):
             if mode == _ARGS:
                 pos = self._args(buf, pos, out, final)
                 if pos < 0:
-                    return -pos - 1
+                    pos = -pos - 1
+                    break
             elif mode == _TEXT:
                 if self._gap is not None:
                     pos = self._skip_gap(buf, pos, out, self.START, final)
@@ -435,6 +710,10 @@ class PythonicCallsParser(ToolParser):
                     assert gap is not None
                     gap.extend(self._raw)
                 self._raw = []
+        # Argument pieces are pending only in ARGS (a call's '{' too), which leaves the loop
+        # here: they go out as one event (_flush).
+        if len(self._parts) > self._flushed:
+            self._flush(out)
         return pos
 
     def _open_block(self, opener: str, bracketed: bool) -> None:
@@ -652,6 +931,15 @@ class PythonicCallsParser(ToolParser):
                     return self._broken(out, pos)
         return pos
 
+    def _quick_scalar(self, scalar: str) -> str | None:
+        """``_scalar_json``, with its common cases first."""
+        value = _LITERALS.get(scalar)
+        if value is not None:
+            return value
+        if scalar.isdigit() and scalar.isascii() and (scalar[0] != "0" or len(scalar) == 1):
+            return scalar
+        return self._scalar_json(scalar)
+
     def _positional_key(self, out: list[Event]) -> None:
         i = self._positional
         self._positional += 1
@@ -671,6 +959,8 @@ class PythonicCallsParser(ToolParser):
             self._quote = q
             pos += 1
         self._str_kind = kind
+        self._run = _RUNS[q, kind]
+        self._fast_run = None  # short until it fills a chunk (_string)
         self._value_begin(out, '"')
         self._state = _STRING
         return pos
@@ -680,7 +970,8 @@ class PythonicCallsParser(ToolParser):
         quote = self._quote
         q = quote[0]
         kind = self._str_kind
-        run = _RUNS[q, kind]
+        run = self._run
+        whole = pos == 0  # the buffer began inside the string
         while True:
             end = run.match(buf, pos).end()  # type: ignore[union-attr]
             hold = -1
@@ -703,9 +994,13 @@ class PythonicCallsParser(ToolParser):
             if hold >= 0:
                 return -(hold + 1)
             if pos == n:
+                if whole and self._fast_run is None:
+                    self._long_string()
                 return n
             if buf[pos] == "\\":  # a cut escape
                 if not final:
+                    if whole and self._fast_run is None:
+                        self._long_string()
                     return -(pos + 1)
                 self._emit(out, json_quote(buf[pos:])[1:-1])
                 return n
@@ -731,6 +1026,12 @@ class PythonicCallsParser(ToolParser):
         self._emit(out, '"')
         self._state = _AFTER
         return pos
+
+    def _long_string(self) -> None:
+        """A whole chunk was string body: the string is long, and ``feed`` takes its next
+        chunks with its string path."""
+        if self._pending is None and self._string_path:
+            self._fast_run = _FAST_RUNS[self._quote[0], self._str_kind]
 
     def _closes_here(self, buf: str, i: int, final: bool) -> int:
         """Is the quote just before ``buf[i]`` the end of the string? 1 yes, 0 no, -1 wait."""

@@ -8,7 +8,9 @@ Grammar (LiquidAI LFM2 / LFM2.5; vLLM ``lfm2``)::
 Dotted names (``grocery.orderIngredients``), sets (read as arrays), zero-padded integers
 (``07``) and messy agentic strings (raw newlines, a NUL, unescaped nested quotes) are
 handled by the pythonic engine (``_pythonic.py``), which also owns the modes, what is
-held back and the JSON conversion. A block with no call in it is text.
+held back and the JSON conversion. A block with no call in it is text. Streaming cost,
+with the engine's shortcuts (64 KB, 7-character chunks, A/B in CPU time): many small keys
+3.2 -> 1.67 µs per chunk, one long string 2.0 -> 1.4 µs.
 """
 
 from __future__ import annotations
