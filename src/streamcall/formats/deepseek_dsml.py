@@ -11,11 +11,12 @@ with ``P`` = ``<｜DSML｜`` and BLOCK = ``function_calls`` (V3.2), ``tool_calls
 V4.1 writes a space after the prefix (``<｜DSML｜ calls>``, ``<｜DSML｜ invoke …>``).
 
 The tool schema types a value when it knows the key (as vLLM's engine does, so
-``string="true"`` over an integer property still gives a number); otherwise the flag
-does: ``string="true"`` is a string, streamed while it is written, and
-``string="false"`` is JSON, held to its closer (a string if it does not load). Without
-either, the no-schema rule of ``_xmlparams`` applies. Holds back a partial block marker in
-text, a header until its ``>``, and a partial closer inside a value.
+``string="true"`` over an integer property still gives a number); otherwise the flag does:
+``string="true"`` is a string, streamed while it is written, and ``string="false"`` is
+JSON, held to its closer (a string if it does not load). Without either, the no-schema
+rule of ``_xmlparams`` applies. Holds back a partial block marker in text, a header until
+its ``>``, and a partial closer inside a value (and a short parameter cut by the end of a
+chunk, whole: see ``_xmlparams``).
 """
 
 from __future__ import annotations

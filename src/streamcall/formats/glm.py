@@ -9,7 +9,8 @@ GLM-4.5 writes a newline after NAME (``glm45``); GLM-4.7 and GLM-5 do not (``glm
 both are accepted by every name. Values are typed by the tool schema (see
 ``_xmlparams``: string values stream as they are written; others are held to their
 closer). Holds back a partial ``<tool_call>`` in text, the name until its newline or the
-next tag, a key until ``<arg_value>``, and a partial closer inside a value.
+next tag, a key until ``<arg_value>``, and a partial closer inside a value (and a short
+parameter cut by the end of a chunk, whole: see ``_xmlparams``).
 """
 
 from __future__ import annotations

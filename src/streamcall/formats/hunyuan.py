@@ -9,7 +9,8 @@ Grammar (vLLM ``hy_v3``)::
 Values are typed by the tool schema, with HY's type aliases (``int``, ``float``,
 ``dict``, ...; see ``_xmlparams``); string values stream as they are written. Holds back
 a partial ``<tool_calls>`` in text, the name until ``<tool_sep>``, a key until
-``<arg_value>``, and a partial closer inside a value. A missing ``</tool_call>`` before
+``<arg_value>``, and a partial closer inside a value (and a short parameter cut by the
+end of a chunk, whole: see ``_xmlparams``). A missing ``</tool_call>`` before
 ``</tool_calls>`` still ends the call.
 """
 

@@ -10,7 +10,8 @@ The collapsed (``<functionname=``) and byte-level-space (``\\u0120``) spellings 
 tokenizer artefacts vLLM's tests cover. Calls sit in text without a block marker.
 Values are typed by the tool schema (see ``_xmlparams``); string values stream as they
 are written. Holds back a partial ``<function`` opener in text, a header until its
-``>``, and a partial closer inside a value.
+``>``, and a partial closer inside a value (and a short parameter cut by the end of a
+chunk, whole: see ``_xmlparams``).
 """
 
 from __future__ import annotations

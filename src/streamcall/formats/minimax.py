@@ -8,8 +8,8 @@ Grammar (vLLM ``minimax_m2``)::
 
 Several invokes in one block are parallel calls. Values are typed by the tool schema
 (see ``_xmlparams``); string values stream as they are written. Holds back a partial
-``<minimax:tool_call>`` in text, a header until its ``>``, and a partial closer inside
-a value.
+``<minimax:tool_call>`` in text, a header until its ``>``, and a partial closer inside a
+value (and a short parameter cut by the end of a chunk, whole: see ``_xmlparams``).
 
 MiniMax-M3 (vLLM ``minimax_m3``) prefixes every tag with ``]<]minimax[>[`` and names each
 parameter by its tag, with nested elements as values:
@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 from streamcall.events import Event
+from streamcall.formats._base import Tools
 from streamcall.formats._scan import PartialMarkers, json_quote
 from streamcall.formats._xmlparams import (
     _CALL,
@@ -33,6 +34,7 @@ from streamcall.formats._xmlparams import (
     NULLABLE_STRING,
     STRING,
     XmlParamsParser,
+    any_prefix,
     convert_value,
     value_plan,
 )
@@ -203,9 +205,17 @@ class MiniMaxM3Parser(XmlParamsParser):
 
     What it holds back: a partial ``NS<tool_call>`` in text; the whitespace at the start
     of a value until its kind is known; a partial ``NS``, closer or tag (at most
-    ``MAX_HEADER`` characters); held values, as parts, not in the tail. A missing
+    ``MAX_HEADER`` characters); held values, as parts, not in the tail; a short parameter
+    cut by the end of a chunk, whole (``_member_pattern``; see ``_xmlparams``). A missing
     parameter closer ends the value at ``NS</invoke>``; a value cut off by the end of
-    the stream is converted as it is and the call ends ``incomplete``.
+    the stream is converted as it is (only blanks so far: null, the value is missing) and
+    the call ends ``incomplete``.
+
+    The engine's shortcuts (see ``_xmlparams``) work here through ``_member_pattern`` (a
+    whole parameter without ``NS`` in its value, converted by ``_param_json`` as
+    ``_finish_value`` would) and through ``feed``'s value chunks, which are taken directly
+    when they hold no ``]``: many small parameters 2.70 -> 1.32 µs per chunk, one long
+    string 2.02 -> 0.96 µs (interleaved A/B in CPU time, 64 KB in 7-character chunks).
     """
 
     names = ("minimax_m3",)
@@ -230,6 +240,34 @@ class MiniMaxM3Parser(XmlParamsParser):
     PARAM_HEADER = re.compile(r"(?P<key>[^<>/][^<>]*)>")
     PARAM_CLOSE = NS + "</"  # per key: NS + "</KEY>"; see _value
 
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        # ``feed``'s string shortcut: a chunk without ']' holds no NS, nor a cut one, and
+        # values keep their newlines.
+        self._term_start = NS[0]
+        self._hold_newline = False
+        self._close_end = ">"
+
+    def _member_pattern(self) -> str | None:
+        """A whole parameter is ``NS<KEY>`` text without ``NS`` and ``NS</KEY>`` (see the
+        base class for the other branches). A value with ``NS`` in it (child elements, a
+        missing closer) is left to the general path."""
+        ns = re.escape(NS)
+        text = rf"(?:[^\]]|(?!{ns})\])"
+        return (
+            rf"\s*+(?:{ns}<(?!/)(?:(?>{self.PARAM_HEADER.pattern})"
+            rf"(?:(?P<xml_value>{text}*+){ns}</(?P=key)>"
+            rf"|(?P<xml_cut>[^\]]*+)(?:{ns}(?:<(?:/[^<>]*)?)?|{any_prefix((NS,))})?\Z)?"
+            rf"|{text}*+\Z)"
+            rf"|{any_prefix((NS + '<',))}?\Z)"
+        )
+
+    def _param_json(self, m: re.Match[str], value: str) -> str:
+        # What _value and _finish_value give for a value without NS: a string streams as
+        # its JSON string, anything else is converted whole; _convert does both.
+        key = m.group("key")
+        return json_quote(key) + ":" + _convert(value, self._props.get(key))
+
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key = m.group("key")
         self._key = key
@@ -252,8 +290,8 @@ class MiniMaxM3Parser(XmlParamsParser):
                 self._held.append(buf[pos:ws])
                 pos = ws
             if pos == n:
-                if final:
-                    self._finish_value(out, "")
+                # Blanks only so far: at the end of the stream the value is missing (null),
+                # as when the blanks were read before the end.
                 return pos
             if buf.startswith(NS, pos):
                 if buf.startswith(self._closer, pos):  # an empty or blank leaf

@@ -9,7 +9,8 @@ Grammar (vLLM ``seed_oss``)::
 The Qwen3-Coder body inside Seed's own block marker. Values are typed by the tool
 schema (see ``_xmlparams``); string values stream as they are written. Holds back a
 partial ``<seed:tool_call>`` in text, a header until its ``>``, and a partial closer
-inside a value.
+inside a value (and a short parameter cut by the end of a chunk, whole: see
+``_xmlparams``).
 """
 
 from __future__ import annotations

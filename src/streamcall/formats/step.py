@@ -15,7 +15,8 @@ Qwen3-Coder's ``<tool_call><function=f><parameter=k>`` and also the
 
 Values are typed by the tool schema (see ``_xmlparams``); string values stream as they
 are written. Holds back a partial block marker in text, a header until its ``>``, and a
-partial closer inside a value.
+partial closer inside a value (and a short parameter cut by the end of a chunk, whole:
+see ``_xmlparams``).
 """
 
 from __future__ import annotations
