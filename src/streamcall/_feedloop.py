@@ -43,6 +43,19 @@ class FeedLoop:
         self._end_of_stream(buf[pos:], out)
         return out
 
+    def _go_on(self, buf: str, pos: int, out: list[Event]) -> list[Event]:
+        """End a subclass's ``feed`` shortcut that read ``buf`` up to ``pos``.
+
+        ``pos`` is where its reader stopped, or ``-(p + 1)`` to hold ``buf[p:]``; what is
+        left after a stop goes to the general loop, and the undecided rest is kept.
+        """
+        if pos < 0:
+            pos = -pos - 1
+        elif pos < len(buf):
+            pos = self._step(buf, pos, out, False)
+        self._tail = buf[pos:] if pos < len(buf) else ""
+        return out
+
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """Consume ``buf`` from ``pos`` as far as it is decided; return where it stopped."""
         raise NotImplementedError

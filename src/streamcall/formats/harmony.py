@@ -149,13 +149,7 @@ class HarmonyParser(ToolParser):
         buf = self._tail + text if self._tail else text
         if _TOKEN_LEAD in buf:
             out: list[Event] = []
-            pos = self._arguments(buf, 0, out, False)
-            if pos < 0:
-                pos = -pos - 1
-            elif pos < len(buf):  # the arguments ended (or were cut) in this chunk
-                pos = self._step(buf, pos, out, False)
-            self._tail = buf[pos:] if pos < len(buf) else ""
-            return out
+            return self._go_on(buf, self._arguments(buf, 0, out, False), out)
         args = self._args
         assert args is not None
         if buf[-1] != _TOKEN_FIRST:
