@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from qwen3_coder_cases import WEATHER_DALLAS
 from support import check_format, summary
 
 WEATHER = {
@@ -36,19 +37,7 @@ TOOLS = [
     {"type": "function", "function": {"name": "calculate_area", "parameters": AREA}},
 ]
 
-DALLAS = """<tool_call>
-<function=get_current_weather>
-<parameter=city>
-Dallas
-</parameter>
-<parameter=state>
-TX
-</parameter>
-<parameter=unit>
-fahrenheit
-</parameter>
-</function>
-</tool_call>"""
+DALLAS = WEATHER_DALLAS
 ORLANDO = DALLAS.replace("Dallas", "Orlando").replace("TX", "FL")
 RECT = """<tool_call>
 <function=calculate_area>

@@ -43,6 +43,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from qwen3_coder_cases import WEATHER_DALLAS
 from streamcall import testing
 from streamcall.events import ToolCallArgs, ToolCallStart
 from streamcall.formats._base import Tools
@@ -96,19 +97,7 @@ MISTRAL_NESTED = (
     "populated cities in the US is as follows: [City Name] - [Weather Conditions] - "
     "[Temperature]\n```"
 )
-QWEN_DALLAS = """<tool_call>
-<function=get_current_weather>
-<parameter=city>
-Dallas
-</parameter>
-<parameter=state>
-TX
-</parameter>
-<parameter=unit>
-fahrenheit
-</parameter>
-</function>
-</tool_call>"""
+QWEN_DALLAS = WEATHER_DALLAS
 DALLAS = {"city": "Dallas", "state": "TX", "unit": "fahrenheit"}
 TODOS = (
     '[{"id": "1", "task": "Check for hard-coded issues in the backend code", "status": "in_progress"}, '

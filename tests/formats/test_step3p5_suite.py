@@ -24,6 +24,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from qwen3_coder_cases import WEATHER_DALLAS
 from streamcall import testing
 from streamcall.events import ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.registry import tool_parser
@@ -91,19 +92,7 @@ ORLANDO_F = {"city": "Orlando", "state": "FL", "unit": "fahrenheit"}
 ORLANDO_C = {"city": "Orlando", "state": "FL", "unit": "celsius"}
 RECT_5 = {"shape": "rectangle", "dimensions": {"width": 10, "height": 5}}
 
-WEATHER_DALLAS = """<tool_call>
-<function=get_current_weather>
-<parameter=city>
-Dallas
-</parameter>
-<parameter=state>
-TX
-</parameter>
-<parameter=unit>
-fahrenheit
-</parameter>
-</function>
-</tool_call>"""
+
 WEATHER_ORLANDO_F = WEATHER_DALLAS.replace("Dallas", "Orlando").replace("TX", "FL")
 WEATHER_ORLANDO_C = WEATHER_ORLANDO_F.replace("fahrenheit", "celsius")
 AREA_RECT = (
