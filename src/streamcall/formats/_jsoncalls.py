@@ -226,13 +226,7 @@ class JsonCallsParser(ToolParser):
                 return super().feed(text)
             out: list[Event] = []
             buf = self._tail + text if self._tail else text
-            pos = self._string_args(buf, 0, out, False)
-            if pos < 0:
-                pos = -pos - 1
-            elif pos < len(buf):
-                pos = self._step(buf, pos, out, False)
-            self._tail = buf[pos:] if pos < len(buf) else ""
-            return out
+            return self._go_on(buf, self._string_args(buf, 0, out, False), out)
         out = []
         buf = self._tail + text if self._tail else text
         args = self._args

@@ -243,14 +243,9 @@ class GemmaFourParser(ToolParser):
         out: list[Event] = []
         buf = self._tail + text if self._tail else text
         pos = self._args(buf, 0, out, False)
-        if pos < 0:
-            pos = -pos - 1
-        elif pos < len(buf):  # the call ended inside this chunk
-            pos = self._scan(buf, pos, out, False)
         if self._delta:
             self._flush(out)
-        self._tail = buf[pos:] if pos < len(buf) else ""
-        return out
+        return self._go_on(buf, pos, out)  # the rest of a call that ended here: _step
 
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         pos = self._scan(buf, pos, out, final)
