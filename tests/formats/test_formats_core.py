@@ -157,6 +157,20 @@ CORPUS: dict[str, list[str]] = {
         '<tool_call>{"name": "emoji", "arguments": "{\\"e\\": \\"\\\\ud83d\\\\ude00\\"}"}</tool_call>',
         '<tool_call>{"name": "empty", "arguments": ""}</tool_call>',
         '<tool_call>{"name": "junk", "arguments": "{\\"a\\": 1} trailing"}</tool_call>',
+        # a bad escape in the outer string, before and after the object began, and a
+        # high surrogate before it (a chunking once changed whether the call started)
+        '<tool_call>{"name": "esc", "arguments": "{\\"s\\": \\q\\"}"} </tool_call> after',
+        '<tool_call>{"name": "esc", "arguments": "\\q{\\"s\\": 1}"}</tool_call>',
+        '<tool_call>{"name": "esc", "arguments": "{\\"s\\": \\"\\ud83d\\q"}</tool_call>',
+        '<tool_call>{"name": "cut", "arguments": "{\\"s\\": \\',
+        # the string closes before its object: once closed twice (arguments '{"k": 1}}')
+        '<tool_call> {"name": "f", "arguments": "{\\"k\\": 1"',
+        '<tool_call> {"name": "f", "arguments": "{"\\"k\\": 1}"} </tool_call> after',
+        # many small members, then a cut one (the members shortcut holds it whole)
+        '<tool_call> {"name": "m", "arguments": "{\\"k0\\": 0, \\"k1\\": true, '
+        '\\"k2\\": \\"v\\", \\"k3\\": null, \\"k4\\": -1.5e3, \\"k5\\": 12',
+        '<tool_call> {"name": "m", "arguments": "{\\"k0\\": 0, \\"k1\\": 01, '
+        '\\"k2\\": tru, \\"k3\\": \\"v\\"}"} </tool_call>',
     ],
     "gemma4": [
         '<|tool_call>call:get_weather{location:<|"|>Paris<|"|>,unit:<|"|>celsius<|"|>}<tool_call|>',

@@ -31,6 +31,8 @@ from _json import scanstring as _scanstring  # the C scanner: (text, end, strict
 from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
+    "KEY_EXPECTED",
+    "KEY_OR_CLOSE_EXPECTED",
     "ArgsStreamer",
     "JsonScan",
     "MarkerFinder",
@@ -38,6 +40,8 @@ __all__ = [
     "decode_json_string",
     "decode_string_run",
     "json_quote",
+    "nested_member_cut",
+    "nested_members",
     "nested_plain_run",
     "nested_string_cut",
     "nested_string_run",
@@ -197,6 +201,25 @@ nested_plain_run = re.compile(r'(?:[^"\\\x00-\x1f]++|\\")*+').match
 #: Is ``buf[pos:]`` the start of one unit of that body, cut by the end of the text?
 nested_string_cut = re.compile(r"\\(?:\\(?:\\|u[0-9a-fA-F]{0,3})?)?").fullmatch
 
+# Whole members of the object inside such a string, each with its ',' (``\"key\": 1, ``):
+# a key and a string value with no escape of their own, a number or a keyword, and spaces.
+# Their decoding is a ``replace`` of the escaped quotes, and they leave the inner scan
+# where it was (a key must come next). Read where the inner scan expects a key.
+_NESTED_TEXT = r'\\"[^"\\\x00-\x1f]*\\"'
+_NESTED_MEMBERS = re.compile(
+    rf" *+(?:{_NESTED_TEXT} *+: *+(?:{_NESTED_TEXT}|true|false|null"
+    r"|-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?[0-9]++)?+) *+, *+)*+"
+)
+#: Where ``buf[pos:]`` stops being whole members: ``nested_members(buf, pos).end()``.
+nested_members = _NESTED_MEMBERS.match
+#: Is ``buf[pos:]`` such a member cut by the end of the text? (Loosely: a cut number or
+#: keyword may turn out to be one the inner scan rejects once it is whole.)
+nested_member_cut = re.compile(
+    r' *+(?:\\(?:"[^"\\\x00-\x1f]*+(?:\\(?:" *+(?:: *+(?:'
+    r'\\(?:"[^"\\\x00-\x1f]*+(?:\\(?:" *+)?)?)?|[-0-9.eE+]++ *+|[truefalsn]++ *+'
+    r")?)?)?)?)?)?"
+).fullmatch
+
 
 def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, int, int]:
     """Decode a JSON string body starting at ``pos`` (just after the opening quote).
@@ -246,6 +269,9 @@ _KEY = 2  # after ',' in an object: a key must come
 _KEY_OR_CLOSE = 3  # just after '{': a key or '}'
 _COLON = 4
 _AFTER = 5  # after a value inside a container: ',' or the closer
+#: ``JsonScan.expect`` from ``KEY_EXPECTED`` to ``KEY_OR_CLOSE_EXPECTED``: a key must or may
+#: come next (when not ``in_string``)
+KEY_EXPECTED, KEY_OR_CLOSE_EXPECTED = _KEY, _KEY_OR_CLOSE
 
 
 class JsonScan:
