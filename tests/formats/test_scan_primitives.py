@@ -117,3 +117,90 @@ def test_json_scan_rejects_what_json_rejects(doc: str) -> None:
         scan = JsonScan()
         scan.feed(broken, 0, final=True)
         assert scan.error or not scan.done
+
+
+# Objects of small members (what ``push_more`` reads in one step) mixed with what it must
+# leave to ``push``: escapes, nesting, bad numbers and keywords, raw control characters.
+object_piece = st.sampled_from(
+    [
+        '"k": 1, ',
+        '"key_2": "v2",',
+        '\n  "a" :\ttrue ,\r\n',
+        '"n": null, ',
+        '"x": -1.5e3, ',
+        '"": "", ',
+        '"s": "a\\"b", ',
+        '"c": "raw\ncontrol", ',
+        '"o": {"p": [1, 2]}, ',
+        '"z": 01, ',
+        '"w": tru, ',
+        '"long": "' + "x" * 70 + '", ',
+        '"東": "😀", ',
+        '"v": 7',
+        "}",
+        ",",
+        " ",
+        "nope",
+    ]
+)
+
+
+@given(
+    pieces=st.lists(object_piece, max_size=20),
+    close=st.sampled_from(["", "}", '"e": 2}', "]"]),
+    cuts=st.lists(st.integers(1, 50), max_size=40),
+)
+def test_push_more_equals_push(pieces: list[str], close: str, cuts: list[int]) -> None:
+    """Fed with a held tail as the engines do, ``push_more`` releases the text ``push``
+    releases (later, a cut member whole) and ends in the same state."""
+    from streamcall import testing
+
+    doc = "{" + "".join(pieces) + close
+    chunks = testing.chunk_at(doc, cuts)
+    results = []
+    for more in (True, False):
+        streamer = ArgsStreamer()
+        tail = ""
+        deltas = []
+        for chunk in chunks:
+            buf = tail + chunk
+            delta, pos = streamer.push_more(buf, 0) if more else streamer.push(buf, 0)
+            deltas.append(delta)
+            tail = buf[pos:]
+            if streamer.done or streamer.error:
+                break
+            assert len(tail) <= 64  # a cut member, or a token that may grow
+        else:
+            delta, pos = streamer.push(tail, 0, final=True)
+            deltas.append(delta)
+            tail = tail[pos:]
+        if not streamer.done and not streamer.error:
+            deltas.append(streamer.close(tail))
+        assert "".join(deltas) == streamer.text()
+        results.append((streamer.text(), streamer.done, streamer.error))
+    assert results[0] == results[1]
+
+
+def test_push_more_is_on() -> None:
+    """It measured faster (see ``_MEMBERS_READ_ENABLED``); seed 004 pins it on."""
+    from streamcall.formats import _scan
+
+    assert _scan._MEMBERS_READ_ENABLED is True
+    streamer = ArgsStreamer()
+    streamer.push("{", 0)
+    assert streamer.push_more('"a": 1, "b": tr', 0) == ('"a": 1, ', 8)  # "b" held whole
+    assert streamer.push_more('"b": true, "c', 0) == ('"b": true, ', 11)
+
+
+def test_a_raw_lone_surrogate_stays_whatever_the_cut() -> None:
+    """An escaped lone surrogate becomes U+FFFD; one written raw (a caller's ``str`` can
+    hold it) is text and stays, whether or not its run also holds a ``\\u`` escape."""
+    body = 'a\ud83d\\u0001\\ud83dx\\ud83d\\ude00\udc00"'
+    expected = "a\ud83d\x01\ufffdx\U0001f600\udc00"
+    for cut in range(len(body) + 1):
+        first, resume, status = decode_json_string(body[:cut], 0)
+        if status == 1:
+            assert first == expected
+            continue
+        rest, _, status = decode_json_string(body[:cut][resume:] + body[cut:], 0)
+        assert status == 1 and first + rest == expected, cut

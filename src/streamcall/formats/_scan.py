@@ -175,13 +175,26 @@ _encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
 
 
 def decode_string_run(run: str) -> str:
-    """Decode a run of string body that holds only whole escapes (a lone surrogate becomes
-    U+FFFD)."""
+    """Decode a run of string body that holds only whole escapes.
+
+    An escape of a lone surrogate becomes U+FFFD. A lone surrogate written raw (only a
+    ``str`` given by the caller can hold one) is text like any other and stays, whichever
+    run it falls in, so that the outcome does not depend on the chunking.
+    """
     if "\\" not in run:
         return run  # nothing to decode: the common case for long values
     decoded: str = _scanstring(run + '"', 0, False)[0]
     if "\\u" in run and _LONE_SURROGATE.search(decoded) is not None:
-        decoded = _LONE_SURROGATE.sub("\ufffd", decoded)
+        if _LONE_SURROGATE.search(run) is None:
+            return _LONE_SURROGATE.sub("\ufffd", decoded)
+        # Raw ones too: decode the text between them (an escape never spans one).
+        pieces = _LONE_SURROGATE.split(run)
+        raw = _LONE_SURROGATE.findall(run)
+        out = [decode_string_run(pieces[0])]
+        for char, piece in zip(raw, pieces[1:], strict=True):
+            out.append(char)
+            out.append(decode_string_run(piece))
+        decoded = "".join(out)
     return decoded
 
 
@@ -272,6 +285,27 @@ _AFTER = 5  # after a value inside a container: ',' or the closer
 #: ``JsonScan.expect`` from ``KEY_EXPECTED`` to ``KEY_OR_CLOSE_EXPECTED``: a key must or may
 #: come next (when not ``in_string``)
 KEY_EXPECTED, KEY_OR_CLOSE_EXPECTED = _KEY, _KEY_OR_CLOSE
+
+# Whole members of an object, each with its ',': a key and a string value with no escape
+# or control character, a number or a keyword, and blanks (``"key": 1, ``). Where a key
+# must come, they leave the scan where it was. ``ArgsStreamer.push_more`` reads them.
+_PLAIN = r'"[^"\\\x00-\x1f]*+"'
+_MEMBERS = re.compile(
+    rf"[ \t\n\r]*+(?:{_PLAIN}[ \t\n\r]*+:[ \t\n\r]*+(?:{_PLAIN}|true|false|null"
+    r"|-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?[0-9]++)?+)[ \t\n\r]*+,[ \t\n\r]*+)*+"
+).match
+# Such a member cut by the end of the text (loosely: a cut number or keyword may be one
+# the scan rejects once it is whole).
+_MEMBER_CUT = re.compile(
+    r'[ \t\n\r]*+(?:"[^"\\\x00-\x1f]*+(?:"[ \t\n\r]*+(?::[ \t\n\r]*+(?:"[^"\\\x00-\x1f]*+'
+    r'(?:"[ \t\n\r]*+)?|[-0-9.eE+]++[ \t\n\r]*+|[truefalsn]++[ \t\n\r]*+)?)?)?)?'
+).fullmatch
+#: The longest cut member ``ArgsStreamer.push_more`` holds back.
+MAX_MEMBER = 64
+# ``push_more`` reads whole members with one regex (``_MEMBERS``): many small keys 1.81 ->
+# 1.27 µs per chunk on hermes, about 0.7x on every engine that uses it (A/B in CPU time);
+# tests pin it on and prove it equal to ``push``.
+_MEMBERS_READ_ENABLED = True
 
 
 class JsonScan:
@@ -516,6 +550,33 @@ class ArgsStreamer:
         self.done = scan.done
         self.error = scan.error
         return delta, pos
+
+    def push_more(self, buf: str, pos: int) -> tuple[str, int]:
+        """``push`` when more text is to come, reading whole small members in one step.
+
+        Where a key must come, the members of ``_MEMBERS`` are taken with one regex and
+        no scan, and a member cut by the end of ``buf`` is held back whole (at most
+        ``MAX_MEMBER`` characters, so its text leaves in one piece with the next chunk);
+        anything else is scanned by ``push``.
+        """
+        scan = self.scan
+        expect = scan.expect
+        if scan.in_string or expect < _KEY or expect > _KEY_OR_CLOSE or not _MEMBERS_READ_ENABLED:
+            return self.push(buf, pos)
+        end = _MEMBERS(buf, pos).end()  # type: ignore[union-attr]
+        n = len(buf)
+        if end == pos:
+            if n - end <= MAX_MEMBER and _MEMBER_CUT(buf, end) is not None:
+                return "", pos
+            return self.push(buf, pos)
+        head = buf[pos:end] if pos or end < n else buf
+        self.parts.append(head)
+        if expect != _KEY and "," in head:
+            scan.expect = _KEY
+        if end == n or (n - end <= MAX_MEMBER and _MEMBER_CUT(buf, end) is not None):
+            return head, end
+        delta, end = self.push(buf, end)
+        return head + delta, end
 
     def close(self, tail: str = "") -> str:
         """Finish cut-off arguments; returns the closing delta (also recorded)."""
