@@ -120,6 +120,14 @@ def test_negative_cases(model: str) -> None:
         assert format_for_model(model) is None
 
 
+@pytest.mark.parametrize(
+    "model", ["tencent/Hy4-preview", "tencent/HY-v4-Instruct", "tencent/hy_v4-chat", "hy4"]
+)
+def test_hy4_ids_do_not_route_to_hy_v3(model: str) -> None:
+    # FORMATS.md's table routes only hy3/hy_v3; HY v4 (no tool_sep) is chosen by name.
+    assert format_for_model(model) is None
+
+
 def test_every_routed_format_is_registered() -> None:
     missing = sorted({name for _, name in ROUTES} - set(formats()))
     assert missing == []

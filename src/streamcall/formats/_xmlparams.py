@@ -16,6 +16,12 @@ Grammar (every marker and header is configured per format by class attributes)::
 Modes: TEXT -> BLOCK (between calls) -> HEADER (the call's name) -> CALL (between
 parameters) -> KEY (a parameter's header) -> VALUE -> CALL ... -> BLOCK or TEXT.
 
+With ``MARKER_SUFFIX`` (Tencent HY, whose structural tokens carry a per-checkpoint suffix:
+``<tool_calls:6124c78e>``), text is searched for BLOCK_OPEN without its ``>``, SUFFIX mode
+reads the suffix and the ``>`` (held while cut, at most the regex's bound), and the
+block's markers become those of that suffix (``_use_suffix``, then ``_setup_markers``);
+anything else after the stem makes the stem text again.
+
 Arguments are converted to compact JSON and streamed while they are written. Every
 emitted piece is final, so the deltas only ever grow a prefix of the final object:
 ``{`` when the call starts, ``,"key":`` when a parameter opens, then the value:
@@ -108,7 +114,7 @@ _INT = re.compile(r"[+-]?[0-9]+")
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
 # modes
-_TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON = 0, 1, 2, 3, 4, 5, 6
+_TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 6, 7
 # value plans
 STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
 # value sub-states
@@ -291,41 +297,70 @@ class XmlParamsParser(ToolParser):
     #: skipped between calls inside a block, like IGNORE, when it matches (Step-3's
     #: ``function<｜tool_sep｜>NAME\n``); a match reaching the end of the text is held
     BLOCK_SKIP: ClassVar[re.Pattern[str] | None] = None
+    #: a per-checkpoint suffix inside every marker (Tencent HY: ``<tool_calls:6124c78e>``),
+    #: read after BLOCK_OPEN's stem (BLOCK_OPEN without its ``>``): a bounded regex with a
+    #: ``suffix`` group (``:`` and at least one character) and a ``close`` group for the
+    #: ``>``; a match without ``close`` that reaches the end of the text is held. The
+    #: block's markers are then set by ``_use_suffix``.
+    MARKER_SUFFIX: ClassVar[re.Pattern[str] | None] = None
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
         cls = type(self)
+        self._delta: list[str] = []  # argument pieces of this chunk, not yet an event
+        self._setup_markers()
+        # With MARKER_SUFFIX, text is searched for BLOCK_OPEN without its ``>`` (the
+        # stem); the markers of every block are those of the suffix read after the stem.
+        self._stem = (
+            cls.BLOCK_OPEN[:-1] if cls.MARKER_SUFFIX is not None and cls.BLOCK_OPEN else None
+        )
+        self._stem_gap = ""  # blanks before a stem, taken for a gap between blocks
         starts: list[str] = []
         if cls.BLOCK_OPEN is not None:
-            starts.append(cls.BLOCK_OPEN)
+            starts.append(self._stem or cls.BLOCK_OPEN)
         if cls.BLOCK_OPEN is None or cls.BARE_CALLS:
             starts.extend(cls.CALL_OPEN)
         self._text_finder = MarkerFinder(starts)
+        self._mode = _TEXT
+        self._in_block = False
+        self._calls_in_block = 0
+        self._raw: list[str] = []  # markup consumed before a call started
+        self._json: _JsonBlock | None = None
+        self._new_call()
+
+    def _setup_markers(self) -> None:
+        """Everything derived from the markers inside a block. They are read through
+        ``self``, so that a format whose markers carry a suffix (``MARKER_SUFFIX``) can set
+        them per block and call this again."""
+        cls = type(self)
         self._block_markers = (
-            *cls.CALL_OPEN,
-            *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ()),
-            *cls.IGNORE,
+            *self.CALL_OPEN,
+            *((self.BLOCK_CLOSE,) if self.BLOCK_CLOSE else ()),
+            *self.IGNORE,
         )
         self._block_partial = PartialMarkers(self._block_markers)
         # Longest first, so that a closer is not taken for a parameter opener that is
         # its prefix (MiniMax-M3's ``NS<`` and ``NS</invoke>``).
         self._call_markers = tuple(
             sorted(
-                (*cls.PARAM_OPEN, cls.CALL_CLOSE, *((cls.BLOCK_CLOSE,) if cls.BLOCK_CLOSE else ())),
+                (
+                    *self.PARAM_OPEN,
+                    self.CALL_CLOSE,
+                    *((self.BLOCK_CLOSE,) if self.BLOCK_CLOSE else ()),
+                ),
                 key=len,
                 reverse=True,
             )
         )
         self._call_re = re.compile("|".join(map(re.escape, self._call_markers)))
         self._call_prefix = PartialMarkers(self._call_markers, whole=True)
-        self._terminators = (cls.PARAM_CLOSE, *self._call_markers)
+        self._terminators = (self.PARAM_CLOSE, *self._call_markers)
         self._term_finder = MarkerFinder(self._terminators)
-        self._has_flag = "string" in cls.PARAM_HEADER.groupindex  # DSML's string="true"
-        self._delta: list[str] = []  # argument pieces of this chunk, not yet an event
+        self._has_flag = "string" in self.PARAM_HEADER.groupindex  # DSML's string="true"
         # The shortcuts (see the module header). The whole-parameter regex of
         # ``_whole_params`` (None: off, which also turns off ``feed``'s shortcut between
-        # parameters):
-        member = self._member_pattern()
+        # parameters; a test turns it off, and a later block keeps it off):
+        member = self._member_pattern() if getattr(self, "_member_re", True) else None
         self._member_re = re.compile(member) if member is not None else None
         groups = self._member_re.groupindex if self._member_re is not None else {}
         self._value_group = groups.get("xml_value", 0)
@@ -333,8 +368,8 @@ class XmlParamsParser(ToolParser):
         # A held parameter whose header is read is kept unread while chunks cannot close
         # it (no closer's last character) and the tail stays within ``_hold_limit``.
         self._hold_limit = 0
-        self._close_end = cls.PARAM_CLOSE[-1:]
-        self._cut_room = _MAX_CUT_VALUE + len(cls.PARAM_CLOSE) - 1
+        self._close_end = self.PARAM_CLOSE[-1:]
+        self._cut_room = _MAX_CUT_VALUE + len(self.PARAM_CLOSE) - 1
         self._last_cut_start = _MAX_MEMBER - self._cut_room
         # Inside a value, a chunk without ``_term_start`` (the one character every
         # terminator starts with) is value text, less a trailing newline held back;
@@ -344,12 +379,6 @@ class XmlParamsParser(ToolParser):
         self._term_start = firsts.pop() if len(firsts) == 1 and general_values else None
         self._hold_newline = cls.STRIP_NEWLINES
         self._string_finder = self._term_finder if general_values else None
-        self._mode = _TEXT
-        self._in_block = False
-        self._calls_in_block = 0
-        self._raw: list[str] = []  # markup consumed before a call started
-        self._json: _JsonBlock | None = None
-        self._new_call()
 
     def _new_call(self) -> None:
         self._index = -1
@@ -484,11 +513,16 @@ class XmlParamsParser(ToolParser):
                 if pos < 0:
                     return -pos - 1
             elif mode == _TEXT:
+                blanks = self._gap
                 pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
                 if marker is None:
                     return pos
                 self._raw = [marker]
-                if marker == self.BLOCK_OPEN:
+                if marker == self._stem:
+                    # blanks after a block, dropped as a gap because a stem followed
+                    self._stem_gap = "".join(blanks) if blanks else ""
+                    self._mode = _SUFFIX
+                elif marker == self.BLOCK_OPEN:
                     self._in_block = True
                     self._calls_in_block = 0
                     self._mode = _BLOCK
@@ -540,6 +574,22 @@ class XmlParamsParser(ToolParser):
                     self._mode = _TEXT
                 elif marker in self.CALL_OPEN:
                     self._mode = _HEADER
+            elif mode == _SUFFIX:
+                m = self.MARKER_SUFFIX.match(buf, pos)  # type: ignore[union-attr]
+                if m is None or m.group("close") is None or m.group("suffix") == ":":
+                    if m is not None and m.end() == n and not final:
+                        return pos  # may still become a suffixed block opener
+                    # Not a block opener: the stem (and the blanks before it) is text.
+                    self._release_stem(out)
+                    self._mode = _TEXT
+                    continue
+                self._raw.append(m.group())
+                self._stem_gap = ""
+                pos = m.end()
+                self._use_suffix(m.group("suffix") or "")
+                self._in_block = True
+                self._calls_in_block = 0
+                self._mode = _BLOCK
             elif mode == _HEADER:
                 m = self.CALL_HEADER.match(buf, pos)
                 name = m.group("name").strip() if m is not None else ""
@@ -619,6 +669,10 @@ class XmlParamsParser(ToolParser):
                     self._mode = _TEXT
         return pos
 
+    def _use_suffix(self, suffix: str) -> None:
+        """Set the markers of a block whose opener carried ``suffix`` (``MARKER_SUFFIX``)."""
+        raise NotImplementedError
+
     @staticmethod
     def _marker_at(buf: str, pos: int, markers: tuple[str, ...]) -> str | None:
         for marker in markers:
@@ -642,7 +696,7 @@ class XmlParamsParser(ToolParser):
         ``PARAM_CLOSE``, as ``_term_finder`` finds.
         """
         cls = type(self)
-        header, close, opens = cls.PARAM_HEADER, cls.PARAM_CLOSE, cls.PARAM_OPEN
+        header, close, opens = self.PARAM_HEADER, self.PARAM_CLOSE, self.PARAM_OPEN
         if (
             cls._value is not XmlParamsParser._value
             or cls._open_param is not XmlParamsParser._open_param
@@ -843,8 +897,17 @@ class XmlParamsParser(ToolParser):
         self._key_open = False
         return pos
 
+    def _release_stem(self, out: list[Event], rest: str = "") -> None:
+        if self._stem_gap:
+            self._raw.insert(0, self._stem_gap)
+            self._stem_gap = ""
+        self._release_raw(out, rest)
+
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
+        if mode == _SUFFIX:
+            self._release_stem(out, rest)
+            return
         if mode == _JSON:
             assert self._json is not None
             self._json._calls = self._calls
