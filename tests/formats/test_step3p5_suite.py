@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from qwen3_coder_cases import WEATHER_DALLAS
 from streamcall import testing
+from streamcall._feedloop import FeedLoop
 from streamcall.events import ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.registry import tool_parser
 from support import check_format, summary
@@ -346,10 +347,11 @@ def test_vllm_whole_input_in_one_delta() -> None:
 # -- SGLang's test/registered/unit/function_call/test_step3p5_detector.py ---------------
 # (Apache-2.0, copyright the SGLang project). SGLang's Step3p5Detector is our step3p5.
 # Its own check, "every one- and two-piece split gives the same result", is what
-# check_format does for every case. Not ported: its repairs of malformed tags for known
-# tools (``<function bash>``, ``<functionbash>``, a missing ``>``, ``<parameter=parameter=``)
-# and the swallowing of a stray ``</tool_call>`` after a bare call: streamcall keeps
-# such markup as text (a known gap, not a choice made here).
+# check_format does for every case (and ``test_sglang_step3p5_repairs`` replays it
+# literally). Its repairs of malformed tags are ours too: ``<function bash>`` and
+# ``<functionbash>`` for a declared tool, a ``>`` missing before a newline, and
+# ``<parameter=parameter=``. Not ported: the swallowing of a stray ``</tool_call>`` after
+# a bare call (it stays text here, which loses nothing).
 
 
 def _tool(name: str, props: dict[str, Any]) -> dict[str, Any]:
@@ -399,10 +401,33 @@ SG_CASES: list[tuple[str, Calls, str]] = [
         [("bash", {"options": {"check": True}, "items": [1, 2]})],
         "",
     ),
-    (  # an unknown function with a malformed tag: text, no call
+    (  # an unknown function with a malformed tag: text, no call (SGLang drops it)
         "<tool_call><function unknown><parameter=command>pwd</parameter></function></tool_call>",
         [],
         "<tool_call><function unknown><parameter=command>pwd</parameter></function></tool_call>",
+    ),
+    # Repairs, for a declared tool: the '=' left out, a '>' missing before a newline, a
+    # doubled 'parameter='.
+    (
+        "<tool_call><function bash><parameter=command>pwd</parameter></function></tool_call>",
+        [PWD],
+        "",
+    ),
+    (
+        "<tool_call><functionbash><parameter=command>pwd</parameter></function></tool_call>",
+        [PWD],
+        "",
+    ),
+    (
+        "<tool_call><function=bash\n<parameter=command\npwd</parameter></function></tool_call>",
+        [PWD],
+        "",
+    ),
+    (
+        "<tool_call><function=bash><parameter=parameter=command\npwd</parameter>"
+        "</function></tool_call>",
+        [PWD],
+        "",
     ),
     # SGLang keeps a bare call to an unknown tool as text; streamcall does not check names
     # against the tools list, so it is a call.
@@ -457,3 +482,55 @@ def test_sglang_step3p5_cases(text: str, calls: Calls, content: str, data: st.Da
     got_content, got_calls = summary(check_format(FMT, text, data, SG_TOOLS))
     assert got_calls == calls
     assert got_content == content
+
+
+# The repaired forms: SGLang's check (whole, 1-char, every two-piece split), and the
+# general path of the XML engine (its shortcuts off) gives the same.
+REPAIRS = [
+    "<tool_call><function bash><parameter=command>pwd</parameter></function></tool_call>",
+    "<tool_call><functionbash><parameter=command>pwd</parameter></function></tool_call>",
+    "<tool_call><function=bash\n<parameter=command\npwd</parameter></function></tool_call>",
+    "<tool_call><function=bash><parameter=parameter=command\npwd</parameter></function></tool_call>",
+    "<functionbash\n<parameter=command\n\npwd\n</parameter>\n</function>",
+]
+
+
+@pytest.mark.parametrize("text", REPAIRS)
+def test_sglang_step3p5_repairs(text: str) -> None:
+    expected = check_format(FMT, text, None, SG_TOOLS)
+    assert summary(expected) == ("", [PWD])
+    splits = [[text[:i], text[i:]] for i in range(1, len(text))]
+    for pieces in splits:
+        parser = tool_parser(FMT, tools=SG_TOOLS)
+        assert testing.coalesce(testing.run(parser, pieces)) == expected, pieces
+        general = tool_parser(FMT, tools=SG_TOOLS)
+        general._member_re = None  # type: ignore[attr-defined]
+        events = [e for piece in pieces for e in FeedLoop.feed(general, piece)]
+        assert testing.coalesce([*events, *general.finish()]) == expected, pieces
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "calls"),
+    [
+        # a '>' after the newline is still the header's end: no early decision
+        (
+            "<tool_call><function=bash\n><parameter=command\n>pwd</parameter></function></tool_call>",
+            "",
+            [PWD],
+        ),
+        # a name that is not a declared tool is not repaired
+        ("<functionbashful>x</function>", "<functionbashful>x</function>", []),
+        ("<function bash2>x</function>", "<function bash2>x</function>", []),
+        # the known name must be the whole name
+        ("This uses <functionbash in prose", "This uses <functionbash in prose", []),
+    ],
+)
+@given(data=st.data())
+def test_step3p5_repair_edges(text: str, content: str, calls: Calls, data: st.DataObject) -> None:
+    assert summary(check_format(FMT, text, data, SG_TOOLS)) == (content, calls)
+
+
+def test_qwen3_coder_does_not_gain_the_step_repairs() -> None:
+    # SGLang test_qwen_parser_does_not_gain_step_repair
+    text = "<tool_call><function bash><parameter=command>pwd</parameter></function></tool_call>"
+    assert summary(check_format("qwen3_coder", text, None, SG_TOOLS)) == (text, [])

@@ -315,18 +315,22 @@ class XmlParamsParser(ToolParser):
             cls.BLOCK_OPEN[:-1] if cls.MARKER_SUFFIX is not None and cls.BLOCK_OPEN else None
         )
         self._stem_gap = ""  # blanks before a stem, taken for a gap between blocks
-        starts: list[str] = []
-        if cls.BLOCK_OPEN is not None:
-            starts.append(self._stem or cls.BLOCK_OPEN)
-        if cls.BLOCK_OPEN is None or cls.BARE_CALLS:
-            starts.extend(cls.CALL_OPEN)
-        self._text_finder = MarkerFinder(starts)
+        self._setup_text_finder()
+        self._opener = ""  # the CALL_OPEN marker of the call whose header is read
         self._mode = _TEXT
         self._in_block = False
         self._calls_in_block = 0
         self._raw: list[str] = []  # markup consumed before a call started
         self._json: _JsonBlock | None = None
         self._new_call()
+
+    def _setup_text_finder(self) -> None:
+        starts: list[str] = []
+        if self.BLOCK_OPEN is not None:
+            starts.append(self._stem or self.BLOCK_OPEN)
+        if self.BLOCK_OPEN is None or self.BARE_CALLS:
+            starts.extend(self.CALL_OPEN)
+        self._text_finder = MarkerFinder(starts)
 
     def _setup_markers(self) -> None:
         """Everything derived from the markers inside a block. They are read through
@@ -528,6 +532,7 @@ class XmlParamsParser(ToolParser):
                     self._mode = _BLOCK
                 else:
                     self._in_block = False
+                    self._opener = marker
                     self._mode = _HEADER
             elif mode == _BLOCK:
                 ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
@@ -573,6 +578,7 @@ class XmlParamsParser(ToolParser):
                     self._in_block = False
                     self._mode = _TEXT
                 elif marker in self.CALL_OPEN:
+                    self._opener = marker
                     self._mode = _HEADER
             elif mode == _SUFFIX:
                 m = self.MARKER_SUFFIX.match(buf, pos)  # type: ignore[union-attr]
@@ -592,7 +598,7 @@ class XmlParamsParser(ToolParser):
                 self._mode = _BLOCK
             elif mode == _HEADER:
                 m = self.CALL_HEADER.match(buf, pos)
-                name = m.group("name").strip() if m is not None else ""
+                name = self._call_name(m) if m is not None else ""
                 if m is None or not name:
                     if m is None and not final and n - pos < self.MAX_HEADER:
                         return pos  # hold the header until it is complete
@@ -668,6 +674,11 @@ class XmlParamsParser(ToolParser):
                     self._in_block = False
                     self._mode = _TEXT
         return pos
+
+    def _call_name(self, m: re.Match[str]) -> str:
+        """The name of a call from its header's match (empty: not a call; the opener that
+        led to the header is ``self._opener``)."""
+        return m.group("name").strip()
 
     def _use_suffix(self, suffix: str) -> None:
         """Set the markers of a block whose opener carried ``suffix`` (``MARKER_SUFFIX``)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from streamcall.formats._base import Tools
 from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.qwen3 import QwenCoderParser
 
@@ -69,6 +70,48 @@ class Step3Parser(XmlParamsParser):
 class Step3p5Parser(QwenCoderParser):
     names = ("step3p5",)
     family = "StepFun Step-3.5 (Qwen3-Coder style, both name spellings)"
+    vllm_differences = QwenCoderParser.vllm_differences + (
+        " Step-3.5's slips are repaired where the model clearly meant a call (as SGLang's "
+        "Step3p5Detector does): a missing '>' before a newline, '<parameter=parameter=', "
+        "and '<function NAME>' or '<functionNAME>' for a tool in the tools list."
+    )
+    # A header's '>' may be missing when a newline ends it: before the next tag in a
+    # function header, before the value in a parameter header. The newline is a
+    # terminator only once what follows it shows that no '>' is coming (a bounded
+    # lookahead, so a cut after the newline holds the header instead of deciding).
+    CALL_HEADER = re.compile(r'(?P<name>[^"<>\n]*)"?(?:\s*>|\n(?=\s*<))')
+    PARAM_HEADER = re.compile(r'(?:parameter=)*(?P<key>[^"<>\n]*)"?(?:\s*>|\n(?=\s*[^\s>]))')
+    _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        # '<function bash>' and '<functionbash>' (the '=' left out) open a call only for
+        # a tool the request declares: the opener carries the name.
+        standard = type(self).CALL_OPEN
+        named: dict[str, str] = {}
+        for tool in self.tools:
+            fn = tool.get("function", tool) if isinstance(tool, dict) else None
+            name = fn.get("name") if isinstance(fn, dict) else None
+            if not isinstance(name, str) or not self._NAME.fullmatch(name):
+                continue
+            for opener in (f"<function {name}", f"<function{name}"):
+                if not any(o.startswith(opener) or opener.startswith(o) for o in standard):
+                    named[opener] = name
+        self._named_openers = named
+        if named:
+            setattr(self, "CALL_OPEN", (*standard, *named))  # noqa: B010 (a ClassVar)
+            self._setup_markers()
+            self._setup_text_finder()
+
+    def _call_name(self, m: re.Match[str]) -> str:
+        name = m.group("name").strip()
+        known = self._named_openers.get(self._opener)
+        if known is None:
+            return name
+        # The rest of a named opener's header must be empty, or complete a longer tool
+        # name ('<functionbash2>' read through the opener '<functionbash').
+        full = known + name
+        return full if f"<function{full}" in self._named_openers else ""
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
