@@ -16,7 +16,8 @@ on top of model text: usage, the finish reason, and chunks the decoder rejected.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "ToolCallEnd",
     "ToolCallStart",
     "UsageEvent",
+    "usage_dict",
 ]
 
 
@@ -80,11 +82,37 @@ class ToolCallEnd:
 
 @dataclass(frozen=True, slots=True)
 class UsageEvent:
-    """Token usage reported by the server."""
+    """Token usage reported by the server.
+
+    The fields are those of ``streamcall.chunks.Usage``, whose docstring says what each
+    holds: the three totals, ``cached_tokens`` and ``reasoning_tokens`` read out of the
+    details, the ``prompt_tokens_details`` and ``completion_tokens_details`` objects as the
+    server sent them, and every other member of its usage object in ``extra``. The
+    mappings are read-only JSON values, left out of the hash. ``to_dict()`` is the usage
+    object an OpenAI-compatible server sends (the proxy re-emits it as is).
+    """
 
     prompt_tokens: int
     completion_tokens: int
     total_tokens: int
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+    prompt_tokens_details: Mapping[str, Any] | None = field(default=None, hash=False)
+    completion_tokens_details: Mapping[str, Any] | None = field(default=None, hash=False)
+    extra: Mapping[str, Any] | None = field(default=None, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The usage object: totals, details, then the other members as sent."""
+        return usage_dict(
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.total_tokens,
+            self.cached_tokens,
+            self.reasoning_tokens,
+            self.prompt_tokens_details,
+            self.completion_tokens_details,
+            self.extra,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +134,64 @@ class StreamError:
     message: str
     where: str = ""
     data: str = ""
+
+
+def usage_dict(
+    prompt_tokens: int,
+    completion_tokens: int,
+    total_tokens: int,
+    cached_tokens: int = 0,
+    reasoning_tokens: int = 0,
+    prompt_tokens_details: Mapping[str, Any] | None = None,
+    completion_tokens_details: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The usage object that ``Usage`` and ``UsageEvent`` fields describe (their ``to_dict``).
+
+    The totals, the details objects when there are any, then the ``extra`` members (which
+    never replace a total or a details object). ``cached_tokens`` and ``reasoning_tokens``
+    are read out of the details, so they are not written again; only a count that no
+    details object holds (an instance built by hand) is written into its own one, so that
+    no count set is lost.
+    """
+    out: dict[str, Any] = {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": total_tokens,
+    }
+    details = [prompt_tokens_details, completion_tokens_details]
+    if extra:
+        details.extend(v for k, v in extra.items() if k.endswith("_details"))
+    held = {name for d in details if isinstance(d, Mapping) for name in d}
+    for name, key, count, given in (
+        ("cached_tokens", "prompt_tokens_details", cached_tokens, prompt_tokens_details),
+        (
+            "reasoning_tokens",
+            "completion_tokens_details",
+            reasoning_tokens,
+            completion_tokens_details,
+        ),
+    ):
+        if count and name not in held:
+            out[key] = {**(given or {}), name: count}
+        elif given is not None:
+            out[key] = dict(given)
+    if extra:
+        for key, value in extra.items():
+            if key not in _USAGE_OWN:
+                out[key] = value
+    return out
+
+
+_USAGE_OWN = frozenset(
+    {
+        "prompt_tokens",
+        "completion_tokens",
+        "total_tokens",
+        "prompt_tokens_details",
+        "completion_tokens_details",
+    }
+)
 
 
 Event = (

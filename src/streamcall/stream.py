@@ -18,7 +18,8 @@ The layers wired together, in the order data flows::
   rest is reported as a ``StreamError``.
 - Call indices are renumbered 0, 1, 2... across both sources, in order of appearance.
 - A ``finish_reason`` on choice 0 flushes the model-text parser, closes open calls and
-  emits ``Finish``. ``usage`` emits ``UsageEvent``. Choices other than 0 are only
+  emits ``Finish``. ``usage`` emits ``UsageEvent``, with every field of the chunk's
+  ``Usage`` (details and other members included); ``message.usage`` is the last one. Choices other than 0 are only
   accumulated (``ChatAccumulator``), never parsed.
 
 What it holds back: only what its layers hold (a cut UTF-8 character, an unfinished SSE
@@ -184,7 +185,18 @@ class StreamParser:
                     self._choice(other, out)
         if delta.usage is not None:
             u = delta.usage
-            out.append(UsageEvent(u.prompt_tokens, u.completion_tokens, u.total_tokens))
+            out.append(
+                UsageEvent(
+                    u.prompt_tokens,
+                    u.completion_tokens,
+                    u.total_tokens,
+                    u.cached_tokens,
+                    u.reasoning_tokens,
+                    u.prompt_tokens_details,
+                    u.completion_tokens_details,
+                    u.extra,
+                )
+            )
 
     def _reject(self, out: list[Event], message: str, data: str) -> None:
         self.rejected += 1

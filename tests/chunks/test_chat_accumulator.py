@@ -204,7 +204,18 @@ def test_recorded_stream_end_to_end() -> None:
             MessageToolCall(1, "call_Zp3m9LkQ", "get_weather", '{"city": "Paris", "unit": "c"}'),
         ),
         finish_reason="tool_calls",
-        usage=Usage(82, 57, 139),
+        usage=Usage(
+            82,
+            57,
+            139,
+            prompt_tokens_details={"cached_tokens": 0, "audio_tokens": 0},
+            completion_tokens_details={
+                "reasoning_tokens": 0,
+                "audio_tokens": 0,
+                "accepted_prediction_tokens": 0,
+                "rejected_prediction_tokens": 0,
+            },
+        ),
     )
     for step in (len(raw), 1024, 64, 7, 1):
         assert replay(raw, step) == expected

@@ -273,7 +273,15 @@ def test_usage_details() -> None:
         '"prompt_tokens_details":{"cached_tokens":2,"unknown":"x"},'
         '"completion_tokens_details":{"reasoning_tokens":1}}}'
     )
-    assert d.usage == Usage(3, 4, 7, cached_tokens=2, reasoning_tokens=1)
+    assert d.usage == Usage(
+        3,
+        4,
+        7,
+        cached_tokens=2,
+        reasoning_tokens=1,
+        prompt_tokens_details={"cached_tokens": 2, "unknown": "x"},
+        completion_tokens_details={"reasoning_tokens": 1},
+    )
 
 
 def test_usage_heartbeat_changes_nothing() -> None:

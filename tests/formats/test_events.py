@@ -24,7 +24,12 @@ CLASSES = [
 
 
 def _sample(cls: type) -> object:
-    values = {"int": 3, "str": "x", "bool": True}
+    values = {
+        "int": 3,
+        "str": "x",
+        "bool": True,
+        "Mapping[str, Any] | None": {"cached_tokens": 1},  # UsageEvent's details
+    }
     return cls(*(values[f.type] for f in dataclasses.fields(cls)))  # type: ignore[index]
 
 

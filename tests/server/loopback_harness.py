@@ -8,7 +8,8 @@
   ``"500"`` answers an error; ``"die"`` kills the connection after ``die_after`` chunks;
   ``"malformed"`` sends one chunk that is not JSON halfway through; ``"json"`` ignores
   ``"stream": true`` and answers one chat completion; ``"json-bad"`` answers a stream
-  request with JSON that is not one. A ``GATE`` in the
+  request with JSON that is not one. ``Script.usage`` replaces the usage object sent (by
+  default only the three totals). A ``GATE`` in the
   text makes the stream wait for ``script.gate`` (a ``threading.Event``) there, so a test
   can see what reached the client before the rest was even sent.
 """
@@ -72,6 +73,7 @@ class Script:
     fault: str | None = None
     die_after: int = 10
     reasoning: str = ""  # sent as structured delta.reasoning_content first
+    usage: dict[str, Any] | None = None  # the usage object to send, instead of the totals
     gate: threading.Event = field(default_factory=threading.Event)
     requests: list[dict[str, Any]] = field(default_factory=list)
 
@@ -118,7 +120,8 @@ def scripted_upstream(scripts: dict[str, Script]) -> Starlette:
                     "created": 1,
                     "model": model,
                     "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12},
+                    "usage": script.usage
+                    or {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12},
                 }
             )
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -158,7 +161,7 @@ async def _stream(script: Script, model: str, include_usage: bool) -> AsyncItera
         await asyncio.sleep(0)
     yield _chunk(model, {}, "stop")
     if include_usage:
-        usage = {
+        usage = script.usage or {
             "prompt_tokens": 5,
             "completion_tokens": len(pieces),
             "total_tokens": 5 + len(pieces),

@@ -9,7 +9,9 @@ truth table is the specification (its §2 and §5, with its corrections):
                 tool_calls: [call], *: ignored}
     call     = {index: int, id: string, type: string, function: {name: string, arguments: ANY}}
     usage    = {prompt_tokens, completion_tokens, total_tokens, prompt_cache_hit_tokens,
-                prompt_cache_miss_tokens: int64, *_tokens_details: {*: int64}|null}
+                prompt_cache_miss_tokens: int64, *_tokens_details: details|null, *: kept}
+    details  = {cached_tokens, reasoning_tokens, audio_tokens, accepted_prediction_tokens,
+                rejected_prediction_tokens: int64, *: kept}
 
 - Struct keys match case-insensitively; keys inside a content part are a Go map's keys and
   match exactly (``{"TEXT": ...}`` is not text). Do not "unify" the two.
@@ -20,6 +22,10 @@ truth table is the specification (its §2 and §5, with its corrections):
 - ``content`` is loosely typed: string as is, ``null`` as "", a list of parts as the
   concatenation of their string ``text``, anything else re-encoded as Go's
   ``json.Marshal(interface{})`` would (``_go_marshal``).
+- ``usage`` loses nothing: Go ignores a member it has no field for, but ``Usage`` keeps
+  each one as sent (in ``extra``, or in its details object), so that the proxy can pass
+  the whole usage object on. Those members are never checked. A usage object without any
+  of the three totals (a heartbeat) gives no ``Usage`` at all.
 - Invalid UTF-8 in ``bytes`` input becomes one U+FFFD per bad byte (Go's rule, not
   Python's one-per-maximal-subpart); an escaped lone surrogate becomes U+FFFD too.
 
@@ -42,9 +48,12 @@ import codecs
 import json
 import re
 from _json import scanstring as _scanstring
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from json.scanner import make_scanner
 from typing import Any, NamedTuple
+
+from streamcall.events import usage_dict
 
 __all__ = ["ChunkDelta", "ChunkError", "ToolCallFragment", "Usage", "decode_chunk"]
 
@@ -72,13 +81,48 @@ class ToolCallFragment:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token usage. Counts the server left out are 0."""
+    """Token usage, with everything else the server said about it.
+
+    - ``prompt_tokens``, ``completion_tokens``, ``total_tokens``: the totals; a count the
+      server left out is 0.
+    - ``cached_tokens``, ``reasoning_tokens``: ``prompt_tokens_details.cached_tokens`` (or
+      ``input_tokens_details.cached_tokens``) and ``completion_tokens_details.reasoning_tokens``
+      read out as plain ints (0 when absent), for cost accounting without a lookup.
+    - ``prompt_tokens_details``, ``completion_tokens_details``: those objects as the server
+      sent them (``{"cached_tokens": 1920, "audio_tokens": 0}``), ``None`` when it sent
+      none. Their known counts (``cached_tokens``, ``audio_tokens``, ``reasoning_tokens``,
+      ``accepted_prediction_tokens``, ``rejected_prediction_tokens``) are checked to be
+      integers; any other member is kept as sent, whatever its JSON value.
+    - ``extra``: every other member of the usage object, as sent (``prompt_cache_hit_tokens``,
+      ``input_tokens_details``, a provider's ``cost``, ...), ``None`` when there was none.
+
+    The mappings are plain JSON values (dicts, lists, str, int, float, bool, None); treat
+    them as read-only, they are shared with the events built from this usage. They take no
+    part in the hash, so a ``Usage`` stays hashable; ``==`` compares them. ``to_dict()``
+    gives the usage object back, as an OpenAI-compatible server would send it.
+    """
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     total_tokens: int = 0
     cached_tokens: int = 0
     reasoning_tokens: int = 0
+    prompt_tokens_details: Mapping[str, Any] | None = field(default=None, hash=False)
+    completion_tokens_details: Mapping[str, Any] | None = field(default=None, hash=False)
+    extra: Mapping[str, Any] | None = field(default=None, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The usage object: totals, details, then the other members as sent."""
+        return usage_dict(
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.total_tokens,
+            self.cached_tokens,
+            self.reasoning_tokens,
+            self.prompt_tokens_details,
+            self.completion_tokens_details,
+            self.extra,
+        )
 
 
 class ChunkDelta(NamedTuple):
@@ -263,7 +307,17 @@ class _Choice:
 
 
 class _UsageState:
-    __slots__ = ("cached", "completion", "has_totals", "prompt", "reasoning", "total")
+    __slots__ = (
+        "cached",
+        "completion",
+        "completion_details",
+        "extra",
+        "has_totals",
+        "prompt",
+        "prompt_details",
+        "reasoning",
+        "total",
+    )
 
     def __init__(self) -> None:
         self.prompt = 0
@@ -272,6 +326,10 @@ class _UsageState:
         self.cached = 0
         self.reasoning = 0
         self.has_totals = False
+        # name -> value as scanned (trees made plain only when the Usage is built)
+        self.prompt_details: dict[str, Any] | None = None
+        self.completion_details: dict[str, Any] | None = None
+        self.extra: dict[str, Any] = {}
 
 
 _UNSET: Any = object()
@@ -375,34 +433,104 @@ def _decode_call(state: _Call | None, obj: _Obj, where: str) -> _Call:
 
 
 def _decode_usage(state: _UsageState | None, obj: _Obj, where: str) -> _UsageState:
+    # Known members are struct fields (case-insensitive keys, null changes nothing, a
+    # wrong type rejects the chunk) and are kept under their own names; any other member
+    # is a Go map's (exact key, the last one wins, any value) and is kept as sent.
     usage = state or _UsageState()
     for key, value in obj:
         name = _fold(key)
-        if value is None:
-            continue
         if name == "prompt_tokens":
-            usage.prompt = _int64(value, where + ".prompt_tokens")
-            usage.has_totals = True
+            if value is not None:
+                usage.prompt = _int64(value, where + ".prompt_tokens")
+                usage.has_totals = True
         elif name == "completion_tokens":
-            usage.completion = _int64(value, where + ".completion_tokens")
-            usage.has_totals = True
+            if value is not None:
+                usage.completion = _int64(value, where + ".completion_tokens")
+                usage.has_totals = True
         elif name == "total_tokens":
-            usage.total = _int64(value, where + ".total_tokens")
-            usage.has_totals = True
+            if value is not None:
+                usage.total = _int64(value, where + ".total_tokens")
+                usage.has_totals = True
         elif name in _USAGE_INTS:
-            _int64(value, f"{where}.{key}")
+            if value is not None:
+                usage.extra[name] = _int64(value, f"{where}.{key}")
         elif name in _USAGE_DETAILS:
-            for dkey, dvalue in _object(value, f"{where}.{key}"):
-                if dvalue is None:
-                    continue
-                dname = _fold(dkey)
-                if dname in _DETAIL_INTS:
-                    count = _int64(dvalue, f"{where}.{key}.{dkey}")
-                    if dname == "cached_tokens":
-                        usage.cached = count
-                    elif dname == "reasoning_tokens":
-                        usage.reasoning = count
+            if value is None:
+                continue
+            here = f"{where}.{key}"
+            members = _object(value, here)
+            if name == "prompt_tokens_details":
+                usage.prompt_details = _decode_details(
+                    usage, usage.prompt_details, members, here, name
+                )
+            elif name == "completion_tokens_details":
+                usage.completion_details = _decode_details(
+                    usage, usage.completion_details, members, here, name
+                )
+            else:
+                usage.extra[name] = _decode_details(
+                    usage, usage.extra.get(name), members, here, name
+                )
+        else:
+            usage.extra[key] = value
     return usage
+
+
+def _decode_details(
+    usage: _UsageState, details: dict[str, Any] | None, obj: _Obj, where: str, kind: str
+) -> dict[str, Any]:
+    """A ``*_tokens_details`` object (``kind``: its folded name), decoded on top of the one
+    before (a repeated key). ``cached_tokens`` of the prompt (or input) details and
+    ``reasoning_tokens`` of the completion details are also read out."""
+    details = {} if details is None else details
+    for dkey, dvalue in obj:
+        dname = _fold(dkey)
+        if dname not in _DETAIL_INTS:
+            details[dkey] = dvalue
+        elif dvalue is not None:
+            count = details[dname] = _int64(dvalue, f"{where}.{dkey}")
+            if dname == "cached_tokens" and kind != "completion_tokens_details":
+                usage.cached = count
+            elif dname == "reasoning_tokens" and kind == "completion_tokens_details":
+                usage.reasoning = count
+    return details
+
+
+def _usage(usage: _UsageState, fix: bool) -> Usage:
+    return Usage(
+        usage.prompt,
+        usage.completion,
+        usage.total,
+        usage.cached,
+        usage.reasoning,
+        None if usage.prompt_details is None else _plain(usage.prompt_details, fix),
+        None if usage.completion_details is None else _plain(usage.completion_details, fix),
+        _plain(usage.extra, fix) if usage.extra else None,
+    )
+
+
+def _plain(members: dict[str, Any], fix: bool) -> dict[str, Any]:
+    """``members`` with each scanned tree in it made plain JSON values (an object a dict,
+    the last of duplicate keys winning; lone surrogates U+FFFD when ``fix``). A loop, not
+    recursion: a member may nest as deep as the scanner allowed."""
+    out: dict[str, Any] = {}
+    work: list[tuple[Any, Any]] = [(members, out)]
+    while work:
+        source, target = work.pop()
+        for key, value in source.items() if type(source) is dict else enumerate(source):
+            kind = type(value)
+            if kind is _Obj:
+                filled: Any = {}
+                work.append((dict(value), filled))  # to be filled from the pairs
+                value = filled
+            elif kind is list:
+                filled = [None] * len(value)
+                work.append((value, filled))
+                value = filled
+            elif fix and kind is str:
+                value = _fix_surrogates(value)
+            target[_fix_surrogates(key) if fix and type(key) is str else key] = value
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -541,11 +669,7 @@ def _full_decode(text: str) -> ChunkDelta:
                 None if value is None else _decode_usage(usage, _object(value, "usage"), "usage")
             )
     fix = "\\u" in text or "\\U" in text  # only an escape can make a lone surrogate
-    result = (
-        Usage(usage.prompt, usage.completion, usage.total, usage.cached, usage.reasoning)
-        if usage is not None and usage.has_totals
-        else None
-    )
+    result = _usage(usage, fix) if usage is not None and usage.has_totals else None
     deltas = [
         _choice_delta(choice, i, fix, result)
         for i, choice in enumerate(choices)

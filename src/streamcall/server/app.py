@@ -7,8 +7,9 @@ Routes:
   the bundled example of that model, else routed from the request's ``model``; the
   request's ``tools`` type untyped values). Streaming answers are re-emitted chunk by
   chunk (``emit.ChunkEmitter``): tool calls as structured ``tool_calls`` deltas whose
-  arguments stream before the call ends, reasoning as ``reasoning_content``, usage passed
-  on, ``data: [DONE]`` last. Non-streaming answers are parsed the same way, one choice at
+  arguments stream before the call ends, reasoning as ``reasoning_content``, the
+  upstream's whole usage object passed on (details and provider members included),
+  ``data: [DONE]`` last. Non-streaming answers are parsed the same way, one choice at
   a time, into a ``chat.completion`` with ``message.tool_calls``.
 - ``GET /v1/models``: passed through. ``GET /health``: liveness and counters.
 

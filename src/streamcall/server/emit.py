@@ -9,7 +9,8 @@ of ``streamcall`` events into the chunk dicts a client of the OpenAI API expects
   ``function.name`` (and ``arguments: ""``); ``ToolCallArgs`` -> a fragment with only
   ``index`` and ``function.arguments``, sent as it arrives, before the call ends.
 - ``Finish`` -> an empty delta with ``finish_reason`` (``tool_calls`` once calls were made).
-- ``UsageEvent`` -> a usage chunk (``choices: []``), as OpenAI sends it.
+- ``UsageEvent`` -> a usage chunk (``choices: []``), as OpenAI sends it, with the whole
+  usage object the upstream sent (details and provider members included).
 - ``StreamError`` -> no chunk: kept in ``errors`` for the server to report out of band.
 
 State: the envelope (id, created, model), whether the role and the finish were sent, how
@@ -110,11 +111,7 @@ class ChunkEmitter:
                         "created": self.created,
                         "model": self.model,
                         "choices": [],
-                        "usage": {
-                            "prompt_tokens": ev.prompt_tokens,
-                            "completion_tokens": ev.completion_tokens,
-                            "total_tokens": ev.total_tokens,
-                        },
+                        "usage": ev.to_dict(),
                     }
                 )
                 delta, kind = None, ""

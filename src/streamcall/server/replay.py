@@ -205,11 +205,5 @@ def _aggregate_sse(events: list[str], completion_id: str, created: int, model: s
                 "finish_reason": message.finish_reason or "stop",
             }
         ],
-        "usage": None
-        if usage is None
-        else {
-            "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens,
-            "total_tokens": usage.total_tokens,
-        },
+        "usage": None if usage is None else usage.to_dict(),
     }
