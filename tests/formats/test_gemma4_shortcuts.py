@@ -1,8 +1,8 @@
 """Gemma 4's shortcuts give what its general path gives (seed 004: a fast path is kept only
 if it measures faster, and is proved equal to the path it shortcuts).
 
-Two shortcuts: ``feed`` hands a chunk inside a call's arguments straight to ``_args``, and
-``_args`` reads a whole common member (plain key, bare scalar or ``<|"|>`` string, comma)
+Three shortcuts: ``feed`` hands a chunk inside a call's arguments straight to ``_args`` (or,
+inside a string with no quote token in sight, reads it itself), and ``_args`` reads a whole common member (plain key, bare scalar or ``<|"|>`` string, comma)
 with one regex. Here both are switched off on one parser (the general ``FeedLoop.feed``,
 and a member regex that never matches) and the two parsers are fed the same chunks.
 """
@@ -34,6 +34,11 @@ TEXTS = [
     "<|tool_call>call:f{a:1,,b:2}<tool_call|>",
     '<|tool_call>call:f{<|"|>quoted key<|"|>:1,k:<|"|>v<|"|>}<tool_call|>',
     "<|tool_call>call:f{" + ",".join(f"key_{i}:{i}" for i in range(40)) + "}<tool_call|>",
+    # a long string with what looks like a cut quote token, the end marker, an emoji
+    '<|tool_call>call:f{s:<|"|>'
+    + 'ab < <| <|" <|"| <tool_call|> 😀 "q" \\ ' * 6
+    + '<|"|>}<tool_call|>',
+    '<|tool_call>call:f{s:<|"|>' + "long string cut at the end of the stream <|" * 3,
 ]
 
 

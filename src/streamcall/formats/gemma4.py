@@ -143,6 +143,8 @@ class GemmaFourParser(ToolParser):
             rf"|([\w.+\-]*|(?:{quote}[^<]*)?(?:{cut_quote})?)\Z)?)?"
         )
         self._quote_cut = PartialMarkers((self.QUOTE,))
+        self._quote_first = self.QUOTE[0]
+        self._quote_reach = len(self.QUOTE) - 1  # a cut quote token is this short at most
         self._end_cut = PartialMarkers((self.END,))
         self._mode = _TEXT
         self._raw: list[str] = []
@@ -240,8 +242,21 @@ class GemmaFourParser(ToolParser):
         """
         if self._mode != _ARGS or not text:
             return super().feed(text)
-        out: list[Event] = []
         buf = self._tail + text if self._tail else text
+        if self._state == _STRING and self.QUOTE not in buf:
+            # Inside a string with no quote token in sight (most chunks of a long string
+            # value): ``_args``'s case, written out. A cut quote token at the end is held.
+            n = len(buf)
+            safe = n
+            if self._quote_first in buf[-self._quote_reach :]:
+                safe = self._quote_cut.start(buf)
+            self._tail = buf[safe:] if safe < n else ""
+            if safe:
+                piece = json_quote(buf[:safe] if safe < n else buf)[1:-1]
+                self._parts.append(piece)
+                return [ToolCallArgs(self._index, piece)]
+            return []
+        out: list[Event] = []
         pos = self._args(buf, 0, out, False)
         if self._delta:
             self._flush(out)
