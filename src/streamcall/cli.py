@@ -93,7 +93,7 @@ class _Fold:
     reasoning: list[str] = field(default_factory=list)
     calls: dict[int, dict[str, Any]] = field(default_factory=dict)
     finish_reason: str | None = None
-    usage: dict[str, int] | None = None
+    usage: dict[str, Any] | None = None
     errors: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, ev: Event) -> None:
@@ -110,11 +110,7 @@ class _Fold:
         elif isinstance(ev, Finish):
             self.finish_reason = ev.reason
         elif isinstance(ev, UsageEvent):
-            self.usage = {
-                "prompt_tokens": ev.prompt_tokens,
-                "completion_tokens": ev.completion_tokens,
-                "total_tokens": ev.total_tokens,
-            }
+            self.usage = ev.to_dict()  # the server's usage object, details included
         elif isinstance(ev, StreamError):
             self.errors.append(event_json(ev))
 

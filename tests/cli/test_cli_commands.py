@@ -202,3 +202,26 @@ def test_pipe_closed_early_is_not_an_error() -> None:
     )
     assert proc.returncode == 0
     assert "Traceback" not in proc.stderr
+
+
+def test_message_keeps_the_usage_details(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    usage = {
+        "prompt_tokens": 9,
+        "completion_tokens": 4,
+        "total_tokens": 13,
+        "prompt_tokens_details": {"cached_tokens": 8},
+        "completion_tokens_details": {"reasoning_tokens": 2},
+    }
+    chunks = [
+        {"choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": "stop"}]},
+        {"choices": [], "usage": usage},
+    ]
+    path = tmp_path / "usage.sse"
+    path.write_text("".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n")
+    code, out, _ = _run(capsys, "parse", str(path), "--sse", "--message")
+    assert code == 0
+    message = json.loads(out)
+    assert message["content"] == "hi"
+    assert message["usage"] == usage

@@ -197,6 +197,18 @@ def test_stream_request_answered_with_json_keeps_usage_details(client: OpenAI) -
     assert finals[-1].choices[0].finish_reason == "tool_calls"
 
 
+def test_stream_request_answered_with_json_sends_usage_only_when_asked(client: OpenAI) -> None:
+    """Without ``stream_options.include_usage`` a streaming server sends no usage chunk (a
+    chunk with no choices breaks clients that read ``choices[0]``); nor does the proxy when
+    it streams an upstream's JSON answer."""
+    stream = client.chat.completions.create(
+        model="test/usage-json", messages=_messages(), stream=True
+    )
+    chunks = list(stream)
+    assert chunks and all(c.usage is None and c.choices for c in chunks)
+    assert chunks[-1].choices[0].finish_reason == "tool_calls"
+
+
 def test_null_details_and_members_the_sdk_does_not_know(
     client: OpenAI, servers: tuple[ServerThread, ServerThread]
 ) -> None:

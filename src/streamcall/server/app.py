@@ -253,7 +253,12 @@ def create_app(config: ServerConfig) -> Starlette:
             # is streamed to the client all the same, as if it had come as one chunk.
             try:
                 answer = json.loads(await resp.aread())
-                source = _as_sse(_completion_choices(answer), answer.get("usage"))
+                # Its usage only if the client asked for it, as a streaming server sends it.
+                options = body.get("stream_options")
+                wanted = isinstance(options, dict) and options.get("include_usage") is True
+                source = _as_sse(
+                    _completion_choices(answer), answer.get("usage") if wanted else None
+                )
             except (ValueError, TypeError, KeyError, httpx.HTTPError) as exc:
                 counters.upstream_errors += 1
                 return _error(
