@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = [
     "Event",
@@ -103,16 +103,7 @@ class UsageEvent:
 
     def to_dict(self) -> dict[str, Any]:
         """The usage object: totals, details, then the other members as sent."""
-        return usage_dict(
-            self.prompt_tokens,
-            self.completion_tokens,
-            self.total_tokens,
-            self.cached_tokens,
-            self.reasoning_tokens,
-            self.prompt_tokens_details,
-            self.completion_tokens_details,
-            self.extra,
-        )
+        return usage_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,16 +127,28 @@ class StreamError:
     data: str = ""
 
 
-def usage_dict(
-    prompt_tokens: int,
-    completion_tokens: int,
-    total_tokens: int,
-    cached_tokens: int = 0,
-    reasoning_tokens: int = 0,
-    prompt_tokens_details: Mapping[str, Any] | None = None,
-    completion_tokens_details: Mapping[str, Any] | None = None,
-    extra: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+class UsageFields(Protocol):
+    """What ``usage_dict`` reads: the fields of ``UsageEvent`` and ``chunks.Usage``."""
+
+    @property
+    def prompt_tokens(self) -> int: ...
+    @property
+    def completion_tokens(self) -> int: ...
+    @property
+    def total_tokens(self) -> int: ...
+    @property
+    def cached_tokens(self) -> int: ...
+    @property
+    def reasoning_tokens(self) -> int: ...
+    @property
+    def prompt_tokens_details(self) -> Mapping[str, Any] | None: ...
+    @property
+    def completion_tokens_details(self) -> Mapping[str, Any] | None: ...
+    @property
+    def extra(self) -> Mapping[str, Any] | None: ...
+
+
+def usage_dict(usage: UsageFields) -> dict[str, Any]:
     """The usage object that ``Usage`` and ``UsageEvent`` fields describe (their ``to_dict``).
 
     The totals, the details objects when there are any, then the ``extra`` members (which
@@ -154,10 +157,14 @@ def usage_dict(
     details object holds (an instance built by hand) is written into its own one, so that
     no count set is lost.
     """
+    prompt_tokens_details = usage.prompt_tokens_details
+    completion_tokens_details = usage.completion_tokens_details
+    extra = usage.extra
+    cached_tokens, reasoning_tokens = usage.cached_tokens, usage.reasoning_tokens
     out: dict[str, Any] = {
-        "prompt_tokens": prompt_tokens,
-        "completion_tokens": completion_tokens,
-        "total_tokens": total_tokens,
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "total_tokens": usage.total_tokens,
     }
     details = [prompt_tokens_details, completion_tokens_details]
     if extra:

@@ -113,16 +113,7 @@ class Usage:
 
     def to_dict(self) -> dict[str, Any]:
         """The usage object: totals, details, then the other members as sent."""
-        return usage_dict(
-            self.prompt_tokens,
-            self.completion_tokens,
-            self.total_tokens,
-            self.cached_tokens,
-            self.reasoning_tokens,
-            self.prompt_tokens_details,
-            self.completion_tokens_details,
-            self.extra,
-        )
+        return usage_dict(self)
 
 
 class ChunkDelta(NamedTuple):
