@@ -74,6 +74,9 @@ class ReasoningSpec:
     reopen: bool = False
     #: markers removed from the text after reasoning
     text_drop: tuple[str, ...] = ()
+    #: every marker may carry a per-checkpoint suffix before its closing ``>`` (Tencent
+    #: HY: ``</think:opensource>``, ``SUFFIX`` below); the markers must be ``<…>`` tags
+    suffixed: bool = False
     #: where this differs from vLLM's parser of the same name on purpose, and why
     vllm_differences: str = ""
 
@@ -102,36 +105,93 @@ def _alternation(markers: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(re.escape(m) for m in ordered))
 
 
+#: a marker suffix, as HY's tool parsers read it (``formats/hunyuan.py``): ``:`` and at
+#: most 64 characters that end no tag; it bounds what a cut marker holds back
+SUFFIX = r":[^\s<>]{0,64}"
+SUFFIX_MAX = 65
+
+
+def _prefixes(text: str) -> str:
+    """A regex matching every prefix of ``text``, the empty one included."""
+    out = ""
+    for ch in reversed(text):
+        out = f"(?:{re.escape(ch)}{out})?"
+    return out
+
+
 class _Finder:
     """First of several markers; a match that a longer marker could still override, or a
-    partial marker at the end of the buffer, is held back."""
+    partial marker at the end of the buffer, is held back.
 
-    __slots__ = ("longest", "markers", "regex")
+    With ``suffixed`` every marker ``<name>`` also matches as ``<name SUFFIX>``
+    (found by one alternation whose groups say which marker it was); a partial suffixed
+    marker is the tail from the last ``<``, held while it is a prefix of one (a suffix
+    holds no ``<``, so no earlier ``<`` can start one), at most ``longest`` characters.
+    """
 
-    def __init__(self, markers: tuple[str, ...]) -> None:
+    __slots__ = ("longest", "markers", "partial", "regex")
+
+    def __init__(self, markers: tuple[str, ...], suffixed: bool = False) -> None:
         self.markers = tuple(sorted(set(markers), key=len, reverse=True))
-        self.regex = _alternation(self.markers)
-        self.longest = len(self.markers[0]) if self.markers else 0
+        self.partial: re.Pattern[str] | None = None
+        if suffixed and self.markers:
+            assert all(m[0] == "<" and m[-1] == ">" and "<" not in m[1:] for m in self.markers)
+            self.regex: re.Pattern[str] | None = re.compile(
+                "|".join(
+                    f"(?P<m{i}>{re.escape(m[:-1])}(?:{SUFFIX})?>)"
+                    for i, m in enumerate(self.markers)
+                )
+            )
+            self.partial = re.compile(
+                "<(?:"
+                + "|".join(f"{re.escape(m[1:-1])}{SUFFIX}" for m in self.markers)
+                + "|"
+                + "|".join(_prefixes(m[1:-1]) for m in self.markers)
+                + ")"
+            )
+            self.longest = len(self.markers[0]) + SUFFIX_MAX
+        else:
+            self.regex = _alternation(self.markers)
+            self.longest = len(self.markers[0]) if self.markers else 0
+
+    def _marker(self, m: re.Match[str]) -> str:
+        """The marker as configured (without its suffix) that ``m`` matched."""
+        if self.partial is None:
+            return m.group()
+        assert m.lastgroup is not None
+        return self.markers[int(m.lastgroup[1:])]
+
+    def _held(self, buf: str, pos: int) -> int:
+        if self.partial is None:
+            return partial_marker_len(buf, self.markers, pos)
+        n = len(buf)
+        lt = buf.rfind("<", max(pos, n - self.longest))
+        if lt < 0 or self.partial.fullmatch(buf, lt) is None:
+            return 0
+        return n - lt
 
     def find(self, buf: str, pos: int, final: bool) -> tuple[int, int, str | None]:
         """``(text_end, resume, marker)``, as ``MarkerFinder.find``; ``marker`` is None
-        when nothing was found, and then ``buf[text_end:]`` must be held (unless final)."""
+        when nothing was found, and then ``buf[text_end:]`` must be held (unless final).
+        ``marker`` is the configured spelling; ``buf[text_end:resume]`` the one written."""
         n = len(buf)
         m = self.regex.search(buf, pos) if self.regex is not None else None
         if final:
             if m is None:
                 return n, n, None
-            return m.start(), m.end(), m.group()
+            return m.start(), m.end(), self._marker(m)
+        if m is not None and self.partial is not None:
+            return m.start(), m.end(), self._marker(m)  # '<…>' tags cannot overlap
         if m is not None and m.start() + self.longest < n:
-            return m.start(), m.end(), m.group()  # no longer marker can still overlap it
-        held = partial_marker_len(buf, self.markers, pos)
+            return m.start(), m.end(), self._marker(m)  # no longer marker can still overlap it
+        held = self._held(buf, pos)
         if m is None:
             return n - held, n - held, None
         if held and n - held <= m.start():
             # A marker that starts at or before this match is still being written, and
             # the whole text would pick it: wait.
             return n - held, n - held, None
-        return m.start(), m.end(), m.group()
+        return m.start(), m.end(), self._marker(m)
 
 
 class MarkerReasoningParser(ReasoningParser):
@@ -147,10 +207,11 @@ class MarkerReasoningParser(ReasoningParser):
         self._implicit = frozenset(spec.implicit_end)
         self._confirm = re.compile(spec.implicit_confirm) if spec.implicit_confirm else None
         self._maybe = re.compile(spec.implicit_maybe) if spec.implicit_maybe else None
-        self._before = _Finder(spec.start)
-        self._reasoning_strip = _Finder(spec.start + spec.end + spec.implicit_end)
-        self._reasoning = _Finder(spec.end + spec.implicit_end)
-        self._after = _Finder(spec.text_drop + (spec.start if spec.reopen else ()))
+        sfx = spec.suffixed
+        self._before = _Finder(spec.start, sfx)
+        self._reasoning_strip = _Finder(spec.start + spec.end + spec.implicit_end, sfx)
+        self._reasoning = _Finder(spec.end + spec.implicit_end, sfx)
+        self._after = _Finder(spec.text_drop + (spec.start if spec.reopen else ()), sfx)
         self._starts = frozenset(spec.start)
 
     @property
@@ -220,7 +281,7 @@ class MarkerReasoningParser(ReasoningParser):
                 elif marker in self._implicit:
                     self._mode = AFTER
                     self._strip_start = False
-                    out.append(Text(marker))
+                    out.append(Text(buf[end:resume]))  # as written, suffix and all
                     pos = resume
                 else:
                     self._mode = AFTER

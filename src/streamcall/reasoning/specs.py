@@ -122,8 +122,10 @@ SPECS: tuple[ReasoningSpec, ...] = (
         end=("\n</think>\n<answer>\n", "</think>\n<answer>\n", "\n</think>", "</think>"),
         text_drop=("<answer>\n", "\n</answer>", "</answer>"),
     ),
-    ReasoningSpec("hy_v3", family="Tencent HY v3", opened=True),
-    ReasoningSpec("hy_v4", family="Tencent HY v4", opened=True),
+    # HY checkpoints suffix every special token (``</think:opensource>``; vLLM and SGLang
+    # take the suffix from the tokenizer): either spelling ends reasoning.
+    ReasoningSpec("hy_v3", family="Tencent HY v3", opened=True, suffixed=True),
+    ReasoningSpec("hy_v4", family="Tencent HY v4", opened=True, suffixed=True),
     ReasoningSpec(
         "kimi_k2",
         family="Moonshot Kimi-K2 / K2.5 thinking",
