@@ -149,5 +149,27 @@ def test_multiple_invokes(fmt: str, data: st.DataObject) -> None:
 
 @given(data=st.data())
 def test_other_variants_markers_are_text(data: st.DataObject) -> None:
+    # V4's block token is text to V3.2, but the invoke inside it is a bare call (a bare
+    # invoke is a call in every DSML variant, as in SGLang's detectors).
     text = build("deepseek_v4", [("f", [("a", "true", "x")])])
-    assert check_format("deepseek_v32", text, data) == [("text", text)]
+    assert summary(check_format("deepseek_v32", text, data)) == (
+        "<｜DSML｜tool_calls>\n\n</｜DSML｜tool_calls>",
+        [("f", {"a": "x"})],
+    )
+    # V4.1's spaced tags are not V4's, nor the other way round.
+    spaced = build("deepseek_v41", [("f", [("a", "true", "x")])])
+    assert check_format("deepseek_v4", spaced, data) == [("text", spaced)]
+    assert check_format("deepseek_v41", text, data) == [("text", text)]
+
+
+@pytest.mark.parametrize("fmt", list(VARIANTS))
+@given(data=st.data())
+def test_bare_invoke_without_block_is_a_call(fmt: str, data: st.DataObject) -> None:
+    """DeepSeek-V4 often opens with a bare invoke, the block token dropped (SGLang)."""
+    p, q, _block = VARIANTS[fmt]
+    invoke = f'{p}invoke name="f">{p}parameter name="a" string="true">x{q}parameter>{q}invoke>'
+    text = "Checking.\n" + invoke + "\n" + invoke + " done"
+    assert summary(check_format(fmt, text, data)) == (
+        "Checking.\n done",
+        [("f", {"a": "x"}), ("f", {"a": "x"})],
+    )

@@ -2,13 +2,15 @@
 
 Grammar (vLLM ``deepseek_v32``, ``deepseek_v4``, ``deepseek_v41``)::
 
-    text* ( BLOCK ws* invoke* ws* END-BLOCK text* )*
+    text* ( ( BLOCK ws* invoke* ws* END-BLOCK | invoke ) text* )*
     invoke := P 'invoke name="' NAME '">' param* '</' P 'invoke>'
     param  := P 'parameter name="' KEY '"' (' string="' ('true'|'false') '"')? '>'
               value '</' P 'parameter>' ws*
 
 with ``P`` = ``<｜DSML｜`` and BLOCK = ``function_calls`` (V3.2), ``tool_calls`` (V4);
 V4.1 writes a space after the prefix (``<｜DSML｜ calls>``, ``<｜DSML｜ invoke …>``).
+An invoke outside a block is a call too: DeepSeek-V4 often leaves the block token out
+(SGLang's detectors accept it; vLLM's would keep it as text).
 
 The tool schema types a value when it knows the key (as vLLM's engine does, so
 ``string="true"`` over an integer property still gives a number); otherwise the flag does:
@@ -36,13 +38,17 @@ class DeepSeekV32Parser(XmlParamsParser):
     vllm_differences = (
         "Streams string parameters while they are written (vLLM runs its regexes over "
         'the whole text each delta and emits a parameter at its closer); string="false" '
-        "values that do not load as JSON become strings instead of failing the call."
+        "values that do not load as JSON become strings instead of failing the call; an "
+        "invoke outside a block is a call (as in SGLang)."
     )
     P = "<｜DSML｜"
     CLOSE_P = "</｜DSML｜"
     BLOCK = "function_calls"
     BLOCK_OPEN = P + BLOCK + ">"
     BLOCK_CLOSE = CLOSE_P + BLOCK + ">"
+    # A bare invoke, without the block around it, is a call too: DeepSeek-V4 often drops
+    # the block token (SGLang's DSML suites).
+    BARE_CALLS = True
     CALL_OPEN = (P + "invoke name=",)
     CALL_HEADER = _NAME
     CALL_CLOSE = CLOSE_P + "invoke>"
