@@ -3,14 +3,15 @@
 Grammar (vLLM ``glm45``, ``glm47``, ``poolside_v1``)::
 
     text* ( '<tool_call>' NAME ('\\n' | before '<') param* '</tool_call>' text* )*
-    param := '<arg_key>' KEY '</arg_key>' ws* '<arg_value>' value '</arg_value>' ws*
+    param := ( '<arg_key>' KEY '</arg_key>' ws* )+ '<arg_value>' value '</arg_value>' ws*
 
 GLM-4.5 writes a newline after NAME (``glm45``); GLM-4.7 and GLM-5 do not (``glm47``);
 both are accepted by every name. Values are typed by the tool schema (see
 ``_xmlparams``: string values stream as they are written; others are held to their
-closer). Holds back a partial ``<tool_call>`` in text, the name until its newline or the
-next tag, a key until ``<arg_value>``, and a partial closer inside a value (and a short
-parameter cut by the end of a chunk, whole: see ``_xmlparams``).
+closer). A key with no value before the next key is dropped. Holds back a partial
+``<tool_call>`` in text, the name until its newline or the next tag, a key until
+``<arg_value>`` (at most ``MAX_HEADER`` characters), and a partial closer inside a value
+(and a short parameter cut by the end of a chunk, whole: see ``_xmlparams``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,12 @@ class GlmParser(XmlParamsParser):
     CALL_HEADER = re.compile(r"\s*(?P<name>[^<\n]*?)\s*(?:\n|(?=<))")
     CALL_CLOSE = "</tool_call>"
     PARAM_OPEN = ("<arg_key>",)
-    PARAM_HEADER = re.compile(r"(?P<key>[^<]*)</arg_key>\s*<arg_value>")
+    # A key written without a value before the next key (``<arg_key>a</arg_key><arg_key>b
+    # </arg_key><arg_value>``) is dropped: the value belongs to the last key (SGLang's
+    # poolside_v1 and GLM detectors do the same).
+    PARAM_HEADER = re.compile(
+        r"(?:[^<]*</arg_key>\s*<arg_key>)*(?P<key>[^<]*)</arg_key>\s*<arg_value>"
+    )
     PARAM_CLOSE = "</arg_value>"
     NEWLINE = "\n"
 
