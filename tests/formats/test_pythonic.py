@@ -260,3 +260,23 @@ def test_string_arguments_stream_before_the_call_ends() -> None:
     parser = tool_parser("pythonic")
     events = parser.feed("[f(n=12")
     assert "".join(getattr(e, "delta", "") for e in events) == '{"n":'
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("[search(query='hello')] Done.", " Done."),
+        ("[a(x=1), b(y=2)] ok", " ok"),
+        ("[a(x=1), ] ok", " ok"),
+        ("<|python_start|>[a(x=1)] Done.", " Done."),
+        ("[a(x=1)]<", "<"),
+    ],
+)
+@given(data=st.data())
+def test_llama4_list_closer_is_markup_when_no_end_marker_follows(
+    text: str, content: str, data: st.DataObject
+) -> None:
+    """The ``]`` of a list with no ``<|python_end|>`` after it was released as text
+    (``"] Done."``); found by SGLang's pythonic streaming suite."""
+    got_content, _calls = summary(check_format("llama4_pythonic", text, data))
+    assert got_content == content

@@ -775,8 +775,10 @@ class PythonicCallsParser(ToolParser):
         return m.end()
 
     def _list_closed(self, pos: int) -> int:
+        # The ']' (and the blanks before it) close a block that has calls: markup, never
+        # text, whether or not an end marker follows.
+        self._raw = []
         if self.END is None:
-            self._raw = []
             self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
         else:
             self._mode = _AFTER_LIST
