@@ -85,7 +85,9 @@ JSON-call engine (``_jsoncalls``), which streams the arguments verbatim exactly 
 may be mixed in one output, block by block.
 
 Whitespace between two blocks, and after the last one, is markup and is dropped, as in
-the JSON family; other text between blocks is kept.
+the JSON family; other text between blocks is kept. Inside a block that has held a call,
+the blanks and wrappers (IGNORE, BLOCK_SKIP) between calls are markup too: a next call
+cut before its name, or junk, is released as text without them.
 
 Malformed markup (a header that does not match, junk between parameters) ends a started
 call ``incomplete`` with its JSON closed and releases the rest as text; before a call has
@@ -536,8 +538,14 @@ class XmlParamsParser(ToolParser):
                     self._mode = _HEADER
             elif mode == _BLOCK:
                 ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+                # Before its first call a block may still turn out to be text, so its
+                # markup is kept to be released; after one, the blanks and wrappers
+                # between calls are the block's markup and are dropped (they belong to
+                # no call that a cut or malformed next one could hand back as text).
+                keep = self._calls_in_block == 0
                 if ws == n:
-                    self._raw.append(buf[pos:ws])
+                    if keep:
+                        self._raw.append(buf[pos:ws])
                     return ws
                 if self.JSON_BODY and self._calls_in_block == 0 and buf[ws] == "{":
                     self._raw.append(buf[pos:ws])
@@ -552,22 +560,28 @@ class XmlParamsParser(ToolParser):
                 skip = self.BLOCK_SKIP.match(buf, ws) if self.BLOCK_SKIP is not None else None
                 if skip is not None and skip.end() > ws:
                     if skip.end() == n and not final:
-                        self._raw.append(buf[pos:ws])
+                        if keep:
+                            self._raw.append(buf[pos:ws])
                         return ws
-                    self._raw.append(buf[pos : skip.end()])
+                    if keep:
+                        self._raw.append(buf[pos : skip.end()])
                     pos = skip.end()
                     continue
                 marker = self._marker_at(buf, ws, self._block_markers)
                 if marker is None:
                     if not final and self._block_partial.holds(buf, ws):
-                        self._raw.append(buf[pos:ws])
+                        if keep:
+                            self._raw.append(buf[pos:ws])
                         return ws
                     # Junk in a block: the block is over, the junk is text.
                     self._release_raw(out)
                     self._in_block = False
                     self._mode = _TEXT
                     continue
-                self._raw.append(buf[pos : ws + len(marker)])
+                if keep:
+                    self._raw.append(buf[pos : ws + len(marker)])
+                elif marker in self.CALL_OPEN:
+                    self._raw.append(marker)
                 pos = ws + len(marker)
                 if marker == self.BLOCK_CLOSE:
                     if self._calls_in_block == 0:
