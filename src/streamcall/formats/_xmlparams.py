@@ -22,6 +22,9 @@ reads the suffix and the ``>`` (held while cut, at most the regex's bound), and 
 block's markers become those of that suffix (``_use_suffix``, then ``_setup_markers``);
 anything else after the stem makes the stem text again.
 
+A value's schema is its key's property in the tool's ``parameters``, or in the branches
+of a top-level ``allOf``/``anyOf``/``oneOf`` (``schema_properties``).
+
 Arguments are converted to compact JSON and streamed while they are written. Every
 emitted piece is final, so the deltas only ever grow a prefix of the final object:
 ``{`` when the call starts, ``,"key":`` when a parameter opens, then the value:
@@ -109,7 +112,7 @@ from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import MarkerFinder, PartialMarkers, json_quote
 
-__all__ = ["XmlParamsParser", "convert_value", "value_plan"]
+__all__ = ["XmlParamsParser", "convert_value", "schema_properties", "value_plan"]
 
 _WS = re.compile(r"\s*")
 _INT = re.compile(r"[+-]?[0-9]+")
@@ -185,6 +188,31 @@ def _schema_types(schema: Any, into: set[str]) -> bool:
         into.add("array")
         return True
     return False
+
+
+def schema_properties(parameters: Any) -> dict[str, Any]:
+    """The property schemas of a tool's ``parameters``, with those its ``allOf``/
+    ``anyOf``/``oneOf`` branches declare (a top-level union of objects): a key that
+    several places declare gets the ``anyOf`` of their schemas."""
+    found: dict[str, list[Any]] = {}
+    _collect_properties(parameters, found, 0)
+    return {k: v[0] if len(v) == 1 else {"anyOf": v} for k, v in found.items()}
+
+
+def _collect_properties(schema: Any, into: dict[str, list[Any]], depth: int) -> None:
+    if not isinstance(schema, dict) or depth > 8:
+        return
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        for key, sub in props.items():
+            seen = into.setdefault(key, [])
+            if sub not in seen:
+                seen.append(sub)
+    for union in ("allOf", "anyOf", "oneOf"):
+        branches = schema.get(union)
+        if isinstance(branches, list):
+            for branch in branches:
+                _collect_properties(branch, into, depth + 1)
 
 
 def value_plan(schema: Any) -> tuple[int, frozenset[str]]:
@@ -325,6 +353,21 @@ class XmlParamsParser(ToolParser):
         self._raw: list[str] = []  # markup consumed before a call started
         self._json: _JsonBlock | None = None
         self._new_call()
+
+    def _param_types(self, function: str) -> dict[str, Any]:
+        """The property schemas of a tool, those of a top-level union included (a tool
+        whose ``parameters`` is a ``oneOf`` of objects still types its values)."""
+        for tool in self.tools:
+            fn = tool.get("function", tool) if isinstance(tool, dict) else None
+            if isinstance(fn, dict) and fn.get("name") == function:
+                params = fn.get("parameters")
+                if isinstance(params, dict) and not any(
+                    u in params for u in ("allOf", "anyOf", "oneOf")
+                ):
+                    props = params.get("properties")  # the common schema, as it is
+                    return props if isinstance(props, dict) else {}
+                return schema_properties(params)
+        return {}
 
     def _setup_text_finder(self) -> None:
         starts: list[str] = []
