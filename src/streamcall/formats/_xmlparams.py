@@ -402,7 +402,16 @@ class XmlParamsParser(ToolParser):
             )
         )
         self._call_re = re.compile("|".join(map(re.escape, self._call_markers)))
-        self._call_prefix = PartialMarkers(self._call_markers, whole=True)
+        # A cut marker between parameters is held; so is a whole one that a longer marker
+        # starts with (MiniMax-M3's ``NS<`` and ``NS</invoke>``), but no other: a call
+        # whose closer ends a chunk ends with that chunk, not with the next one.
+        self._call_prefix = PartialMarkers(self._call_markers)
+        self._call_extendable = frozenset(
+            m
+            for m in self._call_markers
+            if any(o != m and o.startswith(m) for o in self._call_markers)
+        )
+        self._extendable_len = max(map(len, self._call_extendable), default=0)
         self._terminators = (self.PARAM_CLOSE, *self._call_markers)
         self._term_finder = MarkerFinder(self._terminators)
         self._has_flag = "string" in self.PARAM_HEADER.groupindex  # DSML's string="true"
@@ -683,7 +692,10 @@ class XmlParamsParser(ToolParser):
                     self._gap.append(buf[pos:ws])  # text again if junk follows
                 if ws == n:
                     return ws
-                if not final and self._call_prefix.holds(buf, ws):
+                if not final and (
+                    self._call_prefix.holds(buf, ws)
+                    or (n - ws <= self._extendable_len and buf[ws:] in self._call_extendable)
+                ):
                     return ws  # may still become a (longer) marker
                 found = self._call_re.match(buf, ws)
                 if found is None:
