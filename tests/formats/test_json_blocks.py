@@ -616,3 +616,24 @@ def test_id_keys_is_off_by_default() -> None:
     text = '<tool_calls>[{"tool_call_id": "x", "name": "f", "arguments": {}}]</tool_calls>'
     [call] = parse_tool_calls(text, "jamba").tool_calls
     assert call.id == "call_0"
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "calls"),
+    [
+        (
+            'x <|action_start|> <|plugin|>\n{"name": "get_weather", "arguments": '
+            '{"city": "Paris"}}<|action_end|> y',
+            "x  y",
+            [("get_weather", {"city": "Paris"})],
+        ),
+        ("x <|action_start|> hello", "x <|action_start|> hello", []),
+    ],
+)
+@given(data=st.data())
+def test_internlm_spaced_start_marker(
+    text: str, content: str, calls: Calls, data: st.DataObject
+) -> None:
+    """Detokenized with spaces between special tokens (vLLM's and SGLang's default) the
+    start is "<|action_start|> <|plugin|>"; it was text (SGLang's InternLM suite)."""
+    assert summary(check_format("internlm", text, data)) == (content, calls)

@@ -8,7 +8,8 @@ start marker in text, a partial end marker between calls, a key or name not yet 
 a growing token of the arguments. Grammars (``call`` is ``{"name": .., "arguments": ..}``
 in any key order unless said otherwise; ``calls`` is ``call`` or ``[call, ...]``):
 
-- ``internlm`` (internlm2_5-7b-chat): ``<|action_start|><|plugin|> call <|action_end|>``;
+- ``internlm`` (internlm2_5-7b-chat): ``<|action_start|><|plugin|> call <|action_end|>``
+  (or ``<|action_start|> <|plugin|>``, as detokenized with spaces between special tokens);
   ``parameters`` or ``arguments``.
 - ``jamba`` (AI21 Jamba 1.5): ``<tool_calls> [call, ...] </tool_calls>``.
 - ``hunyuan_a13b`` (Hunyuan-A13B): ``<tool_calls> [call, ...] </tool_calls>``.
@@ -52,7 +53,9 @@ class InternLMParser(JsonCallsParser):
         + " (vLLM: partial_json_parser over the whole text); "
         + ("parallel calls in repeated blocks are all kept (vLLM handles one).")
     )
-    START = ("<|action_start|><|plugin|>",)
+    # A detokenizer that puts spaces between special tokens (vLLM's and SGLang's default,
+    # ``spaces_between_special_tokens``) writes "<|action_start|> <|plugin|>".
+    START = ("<|action_start|><|plugin|>", "<|action_start|> <|plugin|>")
     END = "<|action_end|>"
 
     @classmethod
