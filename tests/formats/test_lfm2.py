@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pythonic_cases import MORE_TYPES
+from streamcall import testing
 from support import check_format, summary
 
 START = "<|tool_call_start|>"
@@ -163,3 +164,53 @@ def test_vllm_cases_in_any_chunking(
 @given(data=st.data())
 def test_malformed_never_loses_text(text: str, data: st.DataObject) -> None:
     check_format("lfm2", text, data)
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "calls"),
+    [
+        (
+            '<|tool_call_start|>[{"name": "search", "arguments": {"query": "sglang"}}]'
+            "<|tool_call_end|>",
+            "",
+            [("search", {"query": "sglang"})],
+        ),
+        (
+            'Sure <|tool_call_start|>[{"name": "a", "arguments": {}}, '
+            '{"name": "b", "arguments": {"x": [1, "]"]}}]<|tool_call_end|> done',
+            "Sure  done",
+            [("a", {}), ("b", {"x": [1, "]"]})],
+        ),
+        (  # an object, not in a list
+            '<|tool_call_start|>{"name": "a", "arguments": {"k": 1}}<|tool_call_end|>',
+            "",
+            [("a", {"k": 1})],
+        ),
+        (  # pythonic and JSON blocks in one output
+            "<|tool_call_start|>[a(x=1)]<|tool_call_end|>"
+            '<|tool_call_start|>[{"name": "b", "arguments": {}}]<|tool_call_end|>'
+            "<|tool_call_start|>[c()]<|tool_call_end|>",
+            "",
+            [("a", {"x": 1}), ("b", {}), ("c", {})],
+        ),
+        (  # not a call: text, whole
+            '<|tool_call_start|>[{"foo": 1}]<|tool_call_end|> x',
+            '<|tool_call_start|>[{"foo": 1}]<|tool_call_end|> x',
+            [],
+        ),
+    ],
+)
+@given(data=st.data())
+def test_json_body_is_read_by_the_json_engine(
+    text: str, content: str, calls: list[tuple[str, dict[str, Any]]], data: st.DataObject
+) -> None:
+    """LFM2 writes JSON calls in its markers when its system prompt asks for them; they
+    were text (SGLang's Lfm2Detector suite reads them)."""
+    assert summary(check_format("lfm2", text, data)) == (content, calls)
+
+
+def test_json_body_cut_by_the_end_is_incomplete() -> None:
+    text = '<|tool_call_start|>[{"name": "a", "arguments": {"k": "cut'
+    items = check_format("lfm2", text)
+    calls = [(v.name, v.arguments, v.incomplete) for _, v in items if isinstance(v, testing.Call)]
+    assert calls == [("a", '{"k": "cut"}', True)]

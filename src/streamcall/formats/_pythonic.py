@@ -82,6 +82,7 @@ from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import MarkerFinder, json_quote
 
 __all__ = ["PythonicCallsParser", "py_literal"]
@@ -248,7 +249,7 @@ def py_call(name: str, args: dict[str, Any]) -> str:
 
 
 # modes
-_AT_START, _TEXT, _HEAD, _ARGS, _BETWEEN, _AFTER_LIST, _PASS = range(7)
+_AT_START, _TEXT, _HEAD, _ARGS, _BETWEEN, _AFTER_LIST, _PASS, _JSON = range(8)
 # argument sub-states
 _ARG, _VALUE, _AFTER, _DKEY, _STRING, _SCALAR = range(6)
 # containers
@@ -269,6 +270,10 @@ class PythonicCallsParser(ToolParser):
     JSON_LITERALS: ClassVar[bool] = False
     #: the calls must be the whole output (no START markers): text around them is text
     WHOLE_OUTPUT: ClassVar[bool] = False
+    #: a block opened by START whose first call is a JSON object (``[{"name": ...,
+    #: "arguments": {...}}]``) is read by the JSON-call engine (LFM2 writes JSON calls
+    #: when its system prompt asks for them)
+    JSON_BODY: ClassVar[bool] = False
     MAX_HEAD: ClassVar[int] = 256
 
     # The shortcuts of ``feed`` (a test switches them off on an instance to compare them
@@ -288,6 +293,7 @@ class PythonicCallsParser(ToolParser):
         self._bracketed = False
         self._block_calls = 0
         self._sep = False
+        self._json: _JsonBody | None = None
         self._new_call()
 
     def _new_call(self) -> None:
@@ -688,6 +694,19 @@ class PythonicCallsParser(ToolParser):
                 pos = self._between(buf, pos, out, final)
                 if pos < 0:
                     return -pos - 1
+            elif mode == _JSON:
+                body = self._json
+                assert body is not None
+                body._calls = self._calls
+                pos = body._step_block(buf, pos, out, final)
+                self._calls = body._calls
+                if pos < 0:
+                    return -pos - 1
+                if not body._block_open:
+                    if body._gap is not None:  # the block held calls
+                        self._block_ended()
+                    self._json = None
+                    self._mode = _TEXT
             else:  # _AFTER_LIST: ']' read; the end marker may follow
                 end_marker = self.END
                 assert end_marker is not None
@@ -748,6 +767,16 @@ class PythonicCallsParser(ToolParser):
         if c == "]" and self._bracketed and self._block_calls:  # '[f(), ]'
             self._raw.append(buf[pos : ws + 1])
             return self._list_closed(ws + 1)
+        if c == "{" and self.JSON_BODY and self._block_calls == 0:
+            self._raw.append(buf[pos:ws])
+            body = _JsonBody(self.tools, id_prefix=self.id_prefix)
+            body._open_block(self._raw, bare=False)
+            body._in_array = self._bracketed
+            body._end = self.END
+            self._json = body
+            self._raw = []
+            self._mode = _JSON
+            return ws
         if end_marker is not None and self._block_calls and buf.startswith(end_marker, ws):
             self._raw = []
             self._mode = _TEXT
@@ -1066,6 +1095,11 @@ class PythonicCallsParser(ToolParser):
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
+        if mode == _JSON:
+            assert self._json is not None
+            self._json._calls = self._calls
+            self._json._end_of_stream(rest, out)
+            return
         if mode == _ARGS:
             self._end(out, incomplete=True)
             if rest:
@@ -1078,3 +1112,7 @@ class PythonicCallsParser(ToolParser):
         elif rest and mode != _AFTER_LIST:
             out.append(Text(rest))
         self._raw = []
+
+
+class _JsonBody(JsonCallsParser):
+    """A pythonic format's block whose body is JSON calls, read by the JSON-call engine."""
