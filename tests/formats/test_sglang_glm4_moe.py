@@ -7,8 +7,6 @@ characters, and its cut function name); the code is ours. Every text goes throug
 ``check_format`` (whole, 1-char, 7-char and random chunkings).
 
 Where SGLang's expectation differs on purpose, we assert ours and say why:
-- ``"42"`` (quoted) for a ``number`` parameter: SGLang unquotes it to the int 42; here a
-  quoted value is not a number as written, so it stays the text it is (quotes included).
 - ``<tool_call>get_weather</tool_call>`` (no newline after the name): SGLang's GLM-4.5
   detector rejects it; GLM-4.7 writes exactly this, and every GLM name here accepts both
   forms, so it is a call with no arguments.
@@ -58,11 +56,11 @@ def _weather_call(*pairs: tuple[str, str]) -> str:
 SEARCH = "\n<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>cafes</arg_value>\n</tool_call>"
 
 CASES: list[tuple[str, str, Calls]] = [
-    # test_schema_type_coercion: SGLang makes the quoted "42" the int 42.
+    # test_schema_type_coercion: the quoted "42" for a number is the number 42.
     (
         _weather_call(("city", "北京"), ("count", '"42"'), ("filters", '{"a": 1}')),
         "",
-        [("get_weather", {"city": "北京", "count": '"42"', "filters": {"a": 1}})],
+        [("get_weather", {"city": "北京", "count": 42, "filters": {"a": 1}})],
     ),
     # The unquoted number is a number, as SGLang's coercion intends.
     (

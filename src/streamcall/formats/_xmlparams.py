@@ -167,6 +167,8 @@ def _schema_types(schema: Any, into: set[str]) -> bool:
         if isinstance(branches, list) and branches:
             return all(_schema_types(b, into) for b in branches)
     enum = schema.get("enum")
+    if "const" in schema:
+        enum = [schema["const"]]
     if isinstance(enum, list) and enum:
         for v in enum:
             into.add(
@@ -178,6 +180,8 @@ def _schema_types(schema: Any, into: set[str]) -> bool:
                 if isinstance(v, str)
                 else "number"
                 if isinstance(v, int | float)
+                else "array"
+                if isinstance(v, list)
                 else "object"
             )
         return True
@@ -193,10 +197,40 @@ def _schema_types(schema: Any, into: set[str]) -> bool:
 def schema_properties(parameters: Any) -> dict[str, Any]:
     """The property schemas of a tool's ``parameters``, with those its ``allOf``/
     ``anyOf``/``oneOf`` branches declare (a top-level union of objects): a key that
-    several places declare gets the ``anyOf`` of their schemas."""
+    several places declare gets the ``anyOf`` of their schemas. Local ``$ref``s
+    (``#/$defs/...``, ``#/definitions/...``) are resolved; a cycle is left untyped."""
     found: dict[str, list[Any]] = {}
+    if isinstance(parameters, dict):
+        parameters = _resolve_refs(parameters, parameters, 0)
     _collect_properties(parameters, found, 0)
     return {k: v[0] if len(v) == 1 else {"anyOf": v} for k, v in found.items()}
+
+
+#: how deep ``$ref``s are followed and schemas walked (a cycle ends there, untyped)
+_MAX_SCHEMA_DEPTH = 16
+#: keys whose values are data, not schemas
+_DATA_KEYS = frozenset(("enum", "const", "default", "examples", "required"))
+
+
+def _resolve_refs(schema: Any, root: dict[str, Any], depth: int) -> Any:
+    if depth > _MAX_SCHEMA_DEPTH:
+        return {}
+    if isinstance(schema, list):
+        return [_resolve_refs(s, root, depth + 1) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        target: Any = root if ref.startswith("#") else None
+        for part in ref[2:].split("/") if ref.startswith("#/") else ():
+            part = part.replace("~1", "/").replace("~0", "~")
+            target = target.get(part) if isinstance(target, dict) else None
+        if not isinstance(target, dict):
+            return {}
+        return _resolve_refs(target, root, depth + 1)
+    return {
+        k: v if k in _DATA_KEYS else _resolve_refs(v, root, depth + 1) for k, v in schema.items()
+    }
 
 
 def _collect_properties(schema: Any, into: dict[str, list[Any]], depth: int) -> None:
@@ -271,16 +305,43 @@ def _load_container(text: str) -> str | None:
         return None
 
 
+#: the JSON type of a value by the first character of its JSON text
+_JSON_KIND = {"{": "object", "[": "array", '"': "string", "t": "boolean", "f": "boolean"}
+
+
+def _allowed(text: str, types: frozenset[str]) -> bool:
+    """Whether the JSON text's type is one the schema allows."""
+    kind = _JSON_KIND.get(text[:1], "number")
+    return kind in types or (kind == "number" and "integer" in types)
+
+
 def convert_value(raw: str, types: frozenset[str]) -> str:
-    """The JSON text of a held value. ``types`` empty means untyped (auto)."""
+    """The JSON text of a held value. ``types`` empty means untyped (auto).
+
+    A typed value becomes JSON of a type the schema allows, else the string it is (when
+    a string is allowed): ``7`` for ``["string", "object"]`` stays ``"7"``, ``null`` for
+    ``["string", "integer"]`` stays ``"null"``. A number or boolean written as a JSON
+    string (``"42"``) for a schema without strings is read inside its quotes.
+    """
     s = raw.strip()
-    if s == "null":
-        return "null"
     if not types:
+        if s == "null":
+            return "null"
         loaded = _load_container(s) if s[:1] in _AUTO_JSON_START else None
         if loaded is not None:
             return loaded
         return s if s in _LITERALS else json_quote(raw)
+    if s == "null":
+        return json_quote(raw) if "string" in types else "null"
+    if len(s) > 1 and s[0] == s[-1] == '"' and "string" not in types:
+        try:
+            inner = _load_json(s)
+        except ValueError:
+            inner = None
+        if isinstance(inner, str) and inner.strip() and inner.strip()[0] not in '"{[':
+            text = convert_value(inner, types)
+            if _allowed(text, types) and text[:1] != '"':
+                return text
     if "boolean" in types and s.lower() in ("true", "false"):
         return s.lower()
     if "integer" in types and _INT.fullmatch(s):
@@ -299,7 +360,7 @@ def convert_value(raw: str, types: frozenset[str]) -> str:
                 return repr(number)
     if types - {"string", "boolean", "integer", "number"}:
         loaded = _load_container(s)
-        if loaded is not None:
+        if loaded is not None and ("string" not in types or _allowed(loaded, types)):
             return loaded
     return json_quote(raw)
 
@@ -362,7 +423,7 @@ class XmlParamsParser(ToolParser):
             if isinstance(fn, dict) and fn.get("name") == function:
                 params = fn.get("parameters")
                 if isinstance(params, dict) and not any(
-                    u in params for u in ("allOf", "anyOf", "oneOf")
+                    u in params for u in ("allOf", "anyOf", "oneOf", "$ref", "$defs", "definitions")
                 ):
                     props = params.get("properties")  # the common schema, as it is
                     return props if isinstance(props, dict) else {}
