@@ -34,7 +34,8 @@ class LfmTwoParser(PythonicCallsParser):
         "JSON. Nested same-style quotes are resolved while streaming, by what follows the "
         "quote (vLLM only once the end marker arrived). A call with a value vLLM cannot "
         "convert (b'z') is kept. The body LFM2 sometimes echoes after <|tool_call_end|> "
-        "is text here (vLLM suppresses it heuristically)."
+        "is text here (vLLM suppresses it heuristically). A JSON body "
+        '([{"name": ..., "arguments": ...}]) is read too, as in SGLang.'
     )
     START = ("<|tool_call_start|>",)
     END = "<|tool_call_end|>"
