@@ -208,3 +208,44 @@ def test_one_char_streaming_agrees_with_one_shot_sglang_35564(data: st.DataObjec
     one_char = testing.coalesce(testing.run(tool_parser("llama3_json"), list(text)))
     assert one_char == items
     assert summary(items)[1] == [("a", {"x": "1é\n", "y": -500.0}), ("b", {})]
+
+
+# Llama 3.2 also writes its calls as one JSON list (SGLang's Llama32Detector reads it): the
+# list's brackets and commas are markup; a '[' that opens no list of calls is text.
+ARRAY_CASES: list[tuple[str, Calls, str]] = [
+    ('[{"name": "f", "parameters": {"a": 1}}]', [("f", {"a": 1})], ""),
+    (
+        'Sure: [{"name": "f", "parameters": {"a": [1, 2]}}, {"name": "g", "parameters": {}}] ok',
+        [("f", {"a": [1, 2]}), ("g", {})],
+        "Sure:  ok",
+    ),
+    ('<|python_tag|>[{"name": "f", "arguments": {}}]', [("f", {})], ""),
+    (
+        '[ {"name": "f", "parameters": {}} ;\n{"name": "g", "parameters": {}} ]',
+        [("f", {}), ("g", {})],
+        "",
+    ),
+    ("see [1], [x, 2] and [{x}] or [", [], "see [1], [x, 2] and [{x}] or ["),
+    ('a list [ {"name": "Bob"} ] of names', [], 'a list [ {"name": "Bob"} ] of names'),
+    # cut before its arguments showed, a bare call is text (it may be prose: {"name": "Bob"})
+    (
+        '[{"name": "f", "parameters": {"a": 1}}, {"name": "g", "param',
+        [("f", {"a": 1})],
+        ', {"name": "g", "param',
+    ),
+    (
+        '[{"name": "f", "parameters": {"a": 1}}, {"name": "g", "parameters": {"b',
+        [("f", {"a": 1}), ("g", {"b": None})],
+        "",
+    ),
+    ('[{"name": "f", "parameters": {"a": 1}}, 7]', [("f", {"a": 1})], ", 7]"),
+]
+
+
+@pytest.mark.parametrize(("text", "calls", "content"), ARRAY_CASES)
+@given(data=st.data())
+def test_calls_written_as_a_list(
+    text: str, calls: Calls, content: str, data: st.DataObject
+) -> None:
+    items = check_format("llama3_json", text, data)
+    assert summary(items) == (content, calls)

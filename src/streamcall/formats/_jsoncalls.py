@@ -29,7 +29,8 @@ Options for the formats that need them (all off by default):
 
 - ``BARE``: JSON written with no start marker. ``BARE_AT_START``: a ``{`` (or ``[``
   with ``ARRAY``) as the first non-blank character of the output opens a block (Granite
-  3.x). ``BARE_ANYWHERE``: a ``{`` anywhere in text opens a tentative block (Llama 3 JSON).
+  3.x). ``BARE_ANYWHERE``: a ``{`` (or ``[`` with ``ARRAY``) anywhere in text opens a tentative
+  block (Llama 3 JSON).
   A bare block must look like a call from its first key on (a name or arguments key) and
   must carry arguments; otherwise it is text, so prose such as ``{x}`` or a quoted
   ``{"query": ...}`` stays text, and the engine holds at most one key before deciding.
@@ -129,7 +130,7 @@ class JsonCallsParser(ToolParser):
         super().__init__(tools, id_prefix=id_prefix)
         starts = self.START + self.REARM
         if self.BARE == BARE_ANYWHERE:
-            starts += ("{",)
+            starts += ("{", "[") if self.ARRAY else ("{",)
         self._start_finder = MarkerFinder(starts)
         self._end = self.END  # the end marker of the open block
         self._at_start = self.BARE == BARE_AT_START  # only blank text seen so far
@@ -188,7 +189,7 @@ class JsonCallsParser(ToolParser):
                     out.append(Text(buf[pos:end]))
                 if marker is None:
                     return end
-                if marker == "{" and self.BARE == BARE_ANYWHERE:
+                if (marker == "{" or marker == "[") and self.BARE == BARE_ANYWHERE:
                     self._open_block([], bare=True)
                     pos = end
                     continue
@@ -335,7 +336,7 @@ class JsonCallsParser(ToolParser):
                     self._mode = _TEXT
                     self._block_ended()
             return pos + 1
-        if self._block_calls and c in self.SEPARATORS:
+        if self._block_calls and (c in self.SEPARATORS or (c == "," and self._in_array)):
             self._raw.append(c)
             return pos + 1
         if self.REPEAT_START and self._block_calls and not self._in_array:

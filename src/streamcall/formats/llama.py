@@ -6,7 +6,9 @@ Grammar (vLLM ``llama3_json`` and ``llama4_json``)::
     call := {"name": string, "parameters" | "arguments": object}    # any key order
 
 The model writes the JSON with no marker, or after ``<|python_tag|>``; parallel calls are
-separated by ``;`` (``; ``, ``;\\n``) or a newline. A configuration of the JSON-call engine
+separated by ``;`` (``; ``, ``;\\n``) or a newline, or written as one JSON list
+(``[{...}, {...}]``, as SGLang's Llama32Detector reads them); a ``[`` that does not open
+such a list is text. A configuration of the JSON-call engine
 in ``BARE_ANYWHERE`` mode: any ``{`` in text opens a tentative call, which must start with
 a name or arguments key and must carry arguments, or it stays text (``{x}`` in prose, a
 quoted ``{"query": ...}``, ``{"name": "Bob"}``). After ``<|python_tag|>`` a call without
@@ -34,7 +36,7 @@ class Llama3JsonParser(JsonCallsParser):
     )
     START = ("<|python_tag|>",)
     END = None
-    ARRAY = False
+    ARRAY = True  # Llama 3.2 also writes the calls as one list: [{...}, {...}]
     BARE = BARE_ANYWHERE
     SEPARATORS = ";"
 
