@@ -222,6 +222,20 @@ class GemmaFourParser(ToolParser):
         self._mode = _CLOSE if not incomplete else _TEXT
         self._raw = []
 
+    def _bare_value(self, text: str) -> str:
+        """The JSON for a bare value, read whole (up to its terminator).
+
+        A bare value that ends with a quote token and holds no other is a string whose
+        opening token the model left out (``query:weather in Tokyo<|"|>``, as SGLang
+        recovers it); anything else is ``gemma_scalar``'s.
+        """
+        quote = self.QUOTE
+        if quote in text:
+            s = text.strip()
+            if s.endswith(quote) and s.find(quote) == len(s) - len(quote):
+                return json_quote(s[: -len(quote)].strip())
+        return gemma_scalar(text)
+
     def _closing(self) -> str:
         out = []
         if self._state == _STRING:
@@ -397,11 +411,11 @@ class GemmaFourParser(ToolParser):
                         hold = self._end_cut.length(buf, pos)
                         self._scanned = n - pos - hold
                         return -(pos + 1)
-                    self._value_start(out, gemma_scalar(buf[pos:]))
+                    self._value_start(out, self._bare_value(buf[pos:]))
                     self._state = _AFTER
                     return n
                 self._scanned = 0
-                self._value_start(out, gemma_scalar(buf[pos : m.start()]))
+                self._value_start(out, self._bare_value(buf[pos : m.start()]))
                 self._after_value(out)
                 pos = m.start()
                 continue
