@@ -92,6 +92,15 @@ the JSON family; other text between blocks is kept. Inside a block that has held
 the blanks and wrappers (IGNORE, BLOCK_SKIP) between calls are markup too: a next call
 cut before its name, or junk, is released as text without them.
 
+With ``CDATA`` (MiniCPM5), a value whose first character (after the stripped newline) opens
+``<![CDATA[`` is read literally up to ``]]>``, markup such as ``</param>`` included, in the
+``_V_CDATA`` sub-state (found with ``str.find``; a cut ``<![CDATA[`` or ``]]>`` is held
+back); then the value goes on as written until its terminator. A string-typed or untyped
+value streams the section's text as a string (character data is text: ``<![CDATA[7]]>`` is
+``"7"``); a value typed otherwise holds it and converts it. Only a value that starts with a
+section is unwrapped; a section later in a value is text. ``feed``'s shortcuts never take
+such a value (its ``<`` is a terminator's first character), so they need no change.
+
 Malformed markup (a header that does not match, junk between parameters) ends a started
 call ``incomplete`` with its JSON closed and releases the rest as text; before a call has
 started, the markup consumed so far is released as text. A call still open at the end of
@@ -123,7 +132,8 @@ _TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 
 # value plans
 STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
 # value sub-states
-_V_START, _V_STRING, _V_HELD, _V_LITERAL = 0, 1, 2, 3
+_V_START, _V_STRING, _V_HELD, _V_LITERAL, _V_CDATA = 0, 1, 2, 3, 4
+_CDATA_OPEN, _CDATA_CLOSE = "<![CDATA[", "]]>"
 
 _AUTO_JSON_START = frozenset("{[-0123456789")
 #: value sub-states whose chunks ``feed`` takes directly: streamed, or collected whole
@@ -394,6 +404,8 @@ class XmlParamsParser(ToolParser):
     #: ``>``; a match without ``close`` that reaches the end of the text is held. The
     #: block's markers are then set by ``_use_suffix``.
     MARKER_SUFFIX: ClassVar[re.Pattern[str] | None] = None
+    #: a value that starts with ``<![CDATA[`` is read literally up to ``]]>`` (MiniCPM5)
+    CDATA: ClassVar[bool] = False
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -511,6 +523,7 @@ class XmlParamsParser(ToolParser):
         self._held: list[str] = []
         self._newline_skipped = False
         self._gap: list[str] = []
+        self._cdata_base = _V_STRING  # the sub-state a CDATA section returns to
 
     # -- emission ------------------------------------------------------------------------
 
@@ -527,6 +540,8 @@ class XmlParamsParser(ToolParser):
             self._delta.clear()
 
     def _end(self, out: list[Event], incomplete: bool) -> None:
+        if self._vstate == _V_CDATA:
+            self._vstate = self._cdata_base
         closing = []
         if self._mode == _VALUE and self._vstate == _V_STRING:
             closing.append('"')
@@ -959,6 +974,17 @@ class XmlParamsParser(ToolParser):
                     return pos
             plan = self._plan
             c = buf[pos]
+            if c == "<" and self.CDATA:
+                if buf.startswith(_CDATA_OPEN, pos):
+                    held = plan == HELD
+                    if not held:
+                        self._emit(out, '"')
+                        self._key_open = False
+                    self._cdata_base = _V_HELD if held else _V_STRING
+                    self._vstate = _V_CDATA
+                    return self._cdata(buf, pos + len(_CDATA_OPEN), out, final)
+                if not final and _CDATA_OPEN.startswith(buf[pos:]):
+                    return -(pos + 1)  # may still open a CDATA section
             if plan == STRING:
                 state = _V_STRING
             elif plan == HELD or (plan == AUTO and c in _AUTO_JSON_START):
@@ -973,6 +999,8 @@ class XmlParamsParser(ToolParser):
             self._vstate = state
         if state == _V_LITERAL:
             return self._literal(buf, pos, out, final)
+        if state == _V_CDATA:
+            return self._cdata(buf, pos, out, final)
         finder = self._term_finder
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
         if marker is None:
@@ -1012,6 +1040,35 @@ class XmlParamsParser(ToolParser):
             self._emit(out, text)
         self._key_open = False
         self._vstate = _V_START
+
+    def _cdata(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """Inside a CDATA section: its text is the value's, literally, up to ``]]>``
+        (markup such as a closer included); then the value goes on as before it. A cut
+        ``]]>`` is held back."""
+        n = len(buf)
+        end = buf.find(_CDATA_CLOSE, pos)
+        if end < 0:
+            safe = n
+            if not final:
+                if buf.endswith("]]", pos):
+                    safe = n - 2
+                elif buf.endswith("]", pos):
+                    safe = n - 1
+        else:
+            safe = end
+        if safe > pos:
+            if self._cdata_base == _V_STRING:
+                self._emit(out, json_quote(buf[pos:safe])[1:-1])
+            else:
+                self._held.append(buf[pos:safe])
+        if end < 0:
+            if final:
+                self._vstate = self._cdata_base
+                self._finish_value(out, "")
+                return n
+            return -(safe + 1) if safe < n else safe
+        self._vstate = self._cdata_base
+        return end + len(_CDATA_CLOSE)
 
     def _literal(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """A value that may be exactly ``true``, ``false`` or ``null``: bounded hold."""
@@ -1055,6 +1112,8 @@ class XmlParamsParser(ToolParser):
             self._json._end_of_stream(rest, out)
             return
         if mode in (_CALL, _KEY, _VALUE):
+            if self._vstate == _V_CDATA:
+                self._vstate = self._cdata_base
             if mode == _VALUE and self._vstate in (_V_HELD, _V_LITERAL):
                 self._finish_value(out, "")
             self._end(out, incomplete=True)

@@ -9,8 +9,12 @@ Grammar (vLLM ``minicpm5``)::
 The collapsed (``<functionname=``) and byte-level-space (``\\u0120``) spellings are the
 tokenizer artefacts vLLM's tests cover. Calls sit in text without a block marker.
 Values are typed by the tool schema (see ``_xmlparams``); string values stream as they
-are written. Holds back a partial ``<function`` opener in text, a header until its
-``>``, and a partial closer inside a value (and a short parameter cut by the end of a
+are written. A value written as ``<![CDATA[...]]>`` is that section's text, literally
+(``</param>`` inside it included), as a string unless the schema types it otherwise; the
+other formats of the family keep a section as written (neither vLLM nor SGLang unwraps it
+for them). Holds back a partial ``<function`` opener in text, a header until its
+``>``, a partial ``<![CDATA[`` at a value's start, a partial ``]]>`` inside a section, and a
+partial closer inside a value (and a short parameter cut by the end of a
 chunk, whole: see ``_xmlparams``).
 """
 
@@ -28,7 +32,7 @@ class MiniCpm5Parser(XmlParamsParser):
     vllm_differences = (
         "Streams string values while they are written; does not validate calls against "
         "the schema (vLLM drops calls to unknown tools, with unknown or duplicate keys, "
-        "and keeps their text as content); CDATA sections are not unwrapped; "
+        "and keeps their text as content); "
         "sentencepiece markers in plain text are left as they are."
     )
     CALL_OPEN = ('<function name="', '<functionname="', '<function\u0120name="')
@@ -37,6 +41,7 @@ class MiniCpm5Parser(XmlParamsParser):
     PARAM_OPEN = ('<param name="', '<paramname="', '<param\u0120name="')
     PARAM_HEADER = re.compile(r'(?P<key>[^"<>]*)"\s*>')
     PARAM_CLOSE = "</param>"
+    CDATA = True
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
