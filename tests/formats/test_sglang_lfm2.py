@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sglang_fixtures import WEATHER_AND_SEARCH
 from streamcall import testing
 from streamcall.events import Text
 from streamcall.formats.registry import tool_parser
@@ -29,33 +30,7 @@ from support import check_format, summary
 
 BOT = "<|tool_call_start|>"
 EOT = "<|tool_call_end|>"
-TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "city": {"type": "string"},
-                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-                },
-                "required": ["city"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "search",
-            "parameters": {
-                "type": "object",
-                "properties": {"query": {"type": "string"}},
-                "required": ["query"],
-            },
-        },
-    },
-]
+TOOLS = WEATHER_AND_SEARCH
 
 
 def pythonic(content: str) -> str:

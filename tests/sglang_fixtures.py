@@ -1,0 +1,37 @@
+"""Fixtures shared by the SGLang suite ports (tests/formats/test_sglang_*.py).
+
+SGLang's function-call unit tests (Apache-2.0, copyright the SGLang project) declare the
+same two tools in many of its per-detector files; they live here once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+WEATHER_AND_SEARCH: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string"},
+                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                },
+                "required": ["city"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "search",
+            "parameters": {
+                "type": "object",
+                "properties": {"query": {"type": "string"}},
+                "required": ["query"],
+            },
+        },
+    },
+]
