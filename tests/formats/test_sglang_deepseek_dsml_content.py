@@ -93,7 +93,6 @@ def test_sglang_json_body_keeps_the_contract(fmt: str, section: str, data: st.Da
     check_format(fmt, json_body(section, "library", "museum"), data, TOOLS)
 
 
-@pytest.mark.xfail(strict=True, reason="a JSON object as an invoke's body is not read (DSML)")
 @pytest.mark.parametrize(("fmt", "section"), SECTIONS)
 def test_sglang_json_body_in_invoke(fmt: str, section: str) -> None:
     assert summary(check_format(fmt, json_body(section, "library"), None, TOOLS)) == (

@@ -14,7 +14,8 @@ Grammar (every marker and header is configured per format by class attributes)::
 ``string`` group (``string="true|false"``). Without BLOCK markers, calls sit in text.
 
 Modes: TEXT -> BLOCK (between calls) -> HEADER (the call's name) -> CALL (between
-parameters) -> KEY (a parameter's header) -> VALUE -> CALL ... -> BLOCK or TEXT.
+parameters) -> KEY (a parameter's header) -> VALUE -> CALL ... -> BLOCK or TEXT; or
+CALL -> ARGS (a JSON object body, ``JSON_ARGS``) -> AFTER_ARGS -> BLOCK or TEXT.
 
 With ``MARKER_SUFFIX`` (Tencent HY, whose structural tokens carry a per-checkpoint suffix:
 ``<tool_calls:6124c78e>``), text is searched for BLOCK_OPEN without its ``>``, SUFFIX mode
@@ -101,6 +102,15 @@ value streams the section's text as a string (character data is text: ``<![CDATA
 section is unwrapped; a section later in a value is text. ``feed``'s shortcuts never take
 such a value (its ``<`` is a terminator's first character), so they need no change.
 
+With ``JSON_ARGS`` (DSML), a call whose body starts, after blanks, with ``{`` where its
+first parameter would open has that JSON object for arguments (``<｜DSML｜invoke
+name="f">{"k": 1}</｜DSML｜invoke>``, as SGLang reads it): mode ARGS streams it verbatim
+through ``ArgsStreamer`` (validated as it goes; the call's ``{`` was already emitted, so
+the body's own is dropped), then AFTER_ARGS takes blanks and CALL_CLOSE or BLOCK_CLOSE.
+Junk after the object, or JSON that breaks, ends the call ``incomplete`` with its object
+closed by the streamer, and the rest is text. A body that is neither parameters nor an
+object is junk, as below. A ``{`` after a parameter is junk too.
+
 Malformed markup (a header that does not match, junk between parameters) ends a started
 call ``incomplete`` with its JSON closed and releases the rest as text; before a call has
 started, the markup consumed so far is released as text. A call still open at the end of
@@ -119,7 +129,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._scan import MarkerFinder, PartialMarkers, json_quote
+from streamcall.formats._scan import ArgsStreamer, MarkerFinder, PartialMarkers, json_quote
 
 __all__ = ["XmlParamsParser", "convert_value", "schema_properties", "value_plan"]
 
@@ -129,6 +139,8 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=
 
 # modes
 _TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 6, 7
+#: a call's body read as one JSON object (``JSON_ARGS``), and what may follow it
+_ARGS, _AFTER_ARGS = 8, 9
 # value plans
 STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
 # value sub-states
@@ -406,6 +418,9 @@ class XmlParamsParser(ToolParser):
     MARKER_SUFFIX: ClassVar[re.Pattern[str] | None] = None
     #: a value that starts with ``<![CDATA[`` is read literally up to ``]]>`` (MiniCPM5)
     CDATA: ClassVar[bool] = False
+    #: a call whose body starts with ``{`` instead of a parameter has that JSON object
+    #: for arguments, streamed verbatim (DSML)
+    JSON_ARGS: ClassVar[bool] = False
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -524,6 +539,7 @@ class XmlParamsParser(ToolParser):
         self._newline_skipped = False
         self._gap: list[str] = []
         self._cdata_base = _V_STRING  # the sub-state a CDATA section returns to
+        self._args: ArgsStreamer | None = None  # a JSON object body (JSON_ARGS)
 
     # -- emission ------------------------------------------------------------------------
 
@@ -539,16 +555,20 @@ class XmlParamsParser(ToolParser):
             out.append(ToolCallArgs(self._index, "".join(self._delta)))
             self._delta.clear()
 
-    def _end(self, out: list[Event], incomplete: bool) -> None:
-        if self._vstate == _V_CDATA:
-            self._vstate = self._cdata_base
-        closing = []
-        if self._mode == _VALUE and self._vstate == _V_STRING:
-            closing.append('"')
-        elif self._key_open:
-            closing.append("null")
-        closing.append("}")
-        self._emit(out, "".join(closing))
+    def _end(self, out: list[Event], incomplete: bool, tail: str = "") -> None:
+        """End the call, closing its JSON (``tail``: a JSON body's held-back token)."""
+        args = self._args
+        if args is not None:  # a JSON object body: the streamer closes it
+            closing = args.close(tail) if not args.done else ""
+        else:
+            if self._vstate == _V_CDATA:
+                self._vstate = self._cdata_base
+            if self._mode == _VALUE and self._vstate == _V_STRING:
+                closing = '"}'
+            else:
+                closing = "null}" if self._key_open else "}"
+        if closing:
+            self._emit(out, closing)
         self._flush(out)
         self._end_call(out, self._index, "".join(self._parts), incomplete)
         self._new_call()
@@ -774,6 +794,12 @@ class XmlParamsParser(ToolParser):
                 ):
                     return ws  # may still become a (longer) marker
                 found = self._call_re.match(buf, ws)
+                if found is None and self.JSON_ARGS and not self._members and buf[ws] == "{":
+                    self._gap = []
+                    self._args = ArgsStreamer()
+                    self._mode = _ARGS
+                    pos = ws
+                    continue
                 if found is None:
                     gap = "".join(self._gap)
                     self._end(out, incomplete=True)
@@ -792,6 +818,10 @@ class XmlParamsParser(ToolParser):
                 else:
                     self._raw = [marker]
                     self._mode = _KEY
+            elif mode == _ARGS or mode == _AFTER_ARGS:
+                pos = self._json_args(buf, pos, out, final)
+                if pos < 0:
+                    return -pos - 1
             elif mode == _KEY:
                 m = self.PARAM_HEADER.match(buf, pos)
                 if m is None:
@@ -1070,6 +1100,49 @@ class XmlParamsParser(ToolParser):
         self._vstate = self._cdata_base
         return end + len(_CDATA_CLOSE)
 
+    def _json_args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """A call's body that is one JSON object (``JSON_ARGS``): streamed verbatim as the
+        arguments (their ``{`` was emitted with the call), then only blanks and the call's
+        or the block's closer may follow. Anything else, or JSON that breaks, ends the
+        call ``incomplete`` (its object closed) and is text."""
+        args = self._args
+        assert args is not None
+        n = len(buf)
+        if self._mode == _ARGS:
+            fresh = not args.parts
+            delta, pos = args.push(buf, pos, final)
+            if fresh and delta:
+                delta = delta[1:]  # the ``{`` already emitted
+            if delta:
+                self._emit(out, delta)
+            if not args.done:
+                if args.error:
+                    self._end(out, incomplete=True)
+                    return pos
+                if final:
+                    self._end(out, incomplete=True, tail=buf[pos:])
+                    return n
+                return -(pos + 1) if pos < n else pos
+            self._mode = _AFTER_ARGS
+        ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            self._gap.append(buf[pos:ws])  # text again if junk follows
+        if ws == n:
+            return ws
+        if not final and self._call_prefix.holds(buf, ws):
+            return -(ws + 1)
+        for closer in (self.CALL_CLOSE, self.BLOCK_CLOSE):
+            if closer and buf.startswith(closer, ws):
+                if closer == self.BLOCK_CLOSE:
+                    self._in_block = False
+                self._end(out, incomplete=False)
+                return ws + len(closer)
+        gap = "".join(self._gap)
+        self._end(out, incomplete=True)
+        if gap:
+            out.append(Text(gap))
+        return ws  # the junk is text
+
     def _literal(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """A value that may be exactly ``true``, ``false`` or ``null``: bounded hold."""
         n = len(buf)
@@ -1110,6 +1183,12 @@ class XmlParamsParser(ToolParser):
             assert self._json is not None
             self._json._calls = self._calls
             self._json._end_of_stream(rest, out)
+            return
+        if mode == _ARGS or mode == _AFTER_ARGS:
+            gap = "".join(self._gap) if mode == _AFTER_ARGS else ""
+            self._end(out, incomplete=True, tail="" if gap or mode == _AFTER_ARGS else rest)
+            if mode == _AFTER_ARGS and gap + rest:
+                out.append(Text(gap + rest))
             return
         if mode in (_CALL, _KEY, _VALUE):
             if self._vstate == _V_CDATA:

@@ -16,7 +16,14 @@ The tool schema types a value when it knows the key (as vLLM's engine does, so
 ``string="true"`` over an integer property still gives a number); otherwise the flag does:
 ``string="true"`` is a string, streamed while it is written, and ``string="false"`` is
 JSON, held to its closer (a string if it does not load). Without either, the no-schema
-rule of ``_xmlparams`` applies. Holds back a partial block marker in text, a header until
+rule of ``_xmlparams`` applies.
+
+An invoke whose body is a JSON object instead of parameters (``<｜DSML｜invoke
+name="f">{"k": "v"}</｜DSML｜invoke>``, which SGLang's DSML detectors read) has that object
+for arguments, streamed verbatim as it arrives and validated as it goes (``JSON_ARGS``). If
+the object breaks, or anything but blanks and the closer follows it, the call ends
+``incomplete`` with its object closed and the rest is text; a body that is neither
+parameters nor an object gives ``{}`` and the body as text, as before. Holds back a partial block marker in text, a header until
 its ``>``, and a partial closer inside a value (and a short parameter cut by the end of a
 chunk, whole: see ``_xmlparams``).
 """
@@ -39,7 +46,8 @@ class DeepSeekV32Parser(XmlParamsParser):
         "Streams string parameters while they are written (vLLM runs its regexes over "
         'the whole text each delta and emits a parameter at its closer); string="false" '
         "values that do not load as JSON become strings instead of failing the call; an "
-        "invoke outside a block is a call (as in SGLang)."
+        "invoke outside a block is a call, and an invoke whose body is a JSON object has "
+        "that object for arguments (both as in SGLang)."
     )
     P = "<｜DSML｜"
     CLOSE_P = "</｜DSML｜"
@@ -55,6 +63,7 @@ class DeepSeekV32Parser(XmlParamsParser):
     PARAM_OPEN = (P + "parameter name=",)
     PARAM_HEADER = _KEY
     PARAM_CLOSE = CLOSE_P + "parameter>"
+    JSON_ARGS = True
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
