@@ -7,12 +7,10 @@ ours. Every text goes through ``check_format`` (whole, 1-char, 7-char and random
 chunkings), and SGLang's splits are replayed as given and compared with the one-shot
 result.
 
-Not ported: SGLang's invokes here carry a JSON object as their body
+SGLang's invokes here may carry a JSON object as their body
 (``<｜DSML｜invoke name="navigate">{"destination": ...}</｜DSML｜invoke>``) instead of
-``<｜DSML｜parameter>`` elements. The DSML engine (``_xmlparams``, owned by the XML-family
-work) reads parameter elements only, as vLLM does: such a call comes out with ``{}`` and
-the JSON body as text. SGLang's expectation is kept below as a strict ``xfail``, and the
-contract (chunking invariance, nothing lost) is checked on these texts all the same.
+``<｜DSML｜parameter>`` elements; that object is the call's arguments, streamed verbatim, as
+SGLang reads it (more cases in ``test_dsml_json_args.py``).
 """
 
 from __future__ import annotations
