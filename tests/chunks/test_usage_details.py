@@ -16,19 +16,7 @@ from hypothesis import strategies as st
 
 from streamcall import ChunkDelta, ChunkError, Usage, UsageEvent, decode_chunk
 from streamcall.chunks import decode as decode_module
-
-OPENAI_USAGE: dict[str, Any] = {
-    "prompt_tokens": 2006,
-    "completion_tokens": 640,
-    "total_tokens": 2646,
-    "prompt_tokens_details": {"cached_tokens": 1920, "audio_tokens": 0},
-    "completion_tokens_details": {
-        "reasoning_tokens": 512,
-        "audio_tokens": 0,
-        "accepted_prediction_tokens": 0,
-        "rejected_prediction_tokens": 0,
-    },
-}
+from usage_fixtures import OPENAI_USAGE
 
 
 def both(data: str) -> ChunkDelta:

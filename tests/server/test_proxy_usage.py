@@ -16,29 +16,14 @@ from openai import OpenAI
 
 from streamcall import StreamParser
 from streamcall.server import ServerConfig, create_app
+from usage_fixtures import PROVIDER_USAGE
 
 CALL = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
 TEXT = f"Checking.\n<tool_call>\n{CALL}\n</tool_call>"
 
 # What OpenAI sends (details), what DeepSeek adds (cache hit/miss) and what OpenRouter adds
 # (cost, a details object of its own with a null in it).
-USAGE: dict[str, Any] = {
-    "prompt_tokens": 2006,
-    "completion_tokens": 640,
-    "total_tokens": 2646,
-    "prompt_tokens_details": {"cached_tokens": 1920, "audio_tokens": 0},
-    "completion_tokens_details": {
-        "reasoning_tokens": 512,
-        "audio_tokens": 0,
-        "accepted_prediction_tokens": 0,
-        "rejected_prediction_tokens": 0,
-    },
-    "prompt_cache_hit_tokens": 1920,
-    "prompt_cache_miss_tokens": 86,
-    "cost": 0.00042,
-    "is_byok": False,
-    "cost_details": {"upstream_inference_cost": None},
-}
+USAGE = PROVIDER_USAGE
 NULL_DETAILS: dict[str, Any] = {
     "prompt_tokens": 5,
     "completion_tokens": 7,

@@ -12,21 +12,9 @@ from hypothesis import strategies as st
 from streamcall import Finish, StreamError, Text, Usage, UsageEvent
 from streamcall.events import Event
 from streamcall.stream import StreamParser
+from usage_fixtures import OPENAI_USAGE
 
-USAGE: dict[str, Any] = {
-    "prompt_tokens": 2006,
-    "completion_tokens": 640,
-    "total_tokens": 2646,
-    "prompt_tokens_details": {"cached_tokens": 1920, "audio_tokens": 0},
-    "completion_tokens_details": {
-        "reasoning_tokens": 512,
-        "audio_tokens": 0,
-        "accepted_prediction_tokens": 0,
-        "rejected_prediction_tokens": 0,
-    },
-    "prompt_cache_hit_tokens": 1920,
-    "cost": 0.00042,
-}
+USAGE: dict[str, Any] = {**OPENAI_USAGE, "prompt_cache_hit_tokens": 1920, "cost": 0.00042}
 
 
 def sse(obj: Any) -> bytes:
