@@ -62,3 +62,18 @@ def summary(items: list[testing.Item]) -> tuple[str, list[tuple[str, Any]]]:
         if k == "call" and isinstance(v, testing.Call)
     ]
     return text, calls
+
+
+def check_every_end(fmt: str, text: str, tools: list[dict[str, Any]] | None = None) -> None:
+    """Every prefix of ``text``, as a whole stream, keeps the contract (``check_format``)."""
+    for end in range(len(text) + 1):
+        check_format(fmt, text[:end], None, tools)
+
+
+def typed_tool(name: str, **types: str) -> dict[str, Any]:
+    """A function tool whose parameters are ``types``' keys, each of the JSON type given."""
+    properties = {key: {"type": kind} for key, kind in types.items()}
+    return {
+        "type": "function",
+        "function": {"name": name, "parameters": {"type": "object", "properties": properties}},
+    }

@@ -12,30 +12,9 @@ from hypothesis import strategies as st
 
 from streamcall import ToolCallArgs
 from streamcall.formats.registry import parse_tool_calls, tool_parser
-from support import check_format, summary
+from support import check_every_end, check_format, summary, typed_tool
 
-TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "f",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "s": {"type": "string"},
-                    "n": {"type": "integer"},
-                    "o": {"type": "object"},
-                },
-            },
-        },
-    }
-]
-
-
-def _cuts(fmt: str, text: str) -> None:
-    """Every prefix of ``text`` as a whole stream keeps the contract."""
-    for end in range(len(text) + 1):
-        check_format(fmt, text[:end], None, TOOLS)
+TOOLS = [typed_tool("f", s="string", n="integer", o="object")]
 
 
 P = "<｜DSML｜"
@@ -88,7 +67,7 @@ def test_dsml_v41_json_body() -> None:
 
 def test_dsml_json_body_cut_at_end_of_stream() -> None:
     text = "Hi " + _invoke('{"s": "x\\u00e9", "t": true, "n": -1.5e3}') + "\n" + _invoke("{}")
-    _cuts("deepseek_v32", text)
+    check_every_end("deepseek_v32", text, TOOLS)
     cut = parse_tool_calls(_invoke('{"s": "ab', "f")[: -len(f"{Q}invoke>")], "deepseek_v32")
     assert [(json.loads(c.arguments), c.incomplete) for c in cut.tool_calls] == [
         ({"s": "ab"}, True)

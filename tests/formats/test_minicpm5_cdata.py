@@ -12,30 +12,9 @@ from hypothesis import strategies as st
 
 from streamcall import ToolCallArgs
 from streamcall.formats.registry import parse_tool_calls, tool_parser
-from support import check_format, summary
+from support import check_every_end, check_format, summary, typed_tool
 
-TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "f",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "s": {"type": "string"},
-                    "n": {"type": "integer"},
-                    "o": {"type": "object"},
-                },
-            },
-        },
-    }
-]
-
-
-def _cuts(fmt: str, text: str) -> None:
-    """Every prefix of ``text`` as a whole stream keeps the contract."""
-    for end in range(len(text) + 1):
-        check_format(fmt, text[:end], None, TOOLS)
+TOOLS = [typed_tool("f", s="string", n="integer", o="object")]
 
 
 def _fn(*params: str) -> str:
@@ -75,7 +54,7 @@ def test_minicpm5_cdata(text: str, content: str, calls: Any, data: st.DataObject
 
 def test_minicpm5_cdata_cut_at_end_of_stream() -> None:
     text = _fn('<param name="s"><![CDATA[a]</param>]]>\n</param><param name="n">1</param>')
-    _cuts("minicpm5", "Hi " + text)
+    check_every_end("minicpm5", "Hi " + text, TOOLS)
     cut = parse_tool_calls('<function name="f"><param name="s"><![CDATA[a</pa', "minicpm5")
     assert [(c.name, json.loads(c.arguments), c.incomplete) for c in cut.tool_calls] == [
         ("f", {"s": "a</pa"}, True)
