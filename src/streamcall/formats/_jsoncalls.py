@@ -304,6 +304,17 @@ class JsonCallsParser(ToolParser):
     def _block_open(self) -> bool:
         return self._mode != _TEXT
 
+    def step_for(self, host: ToolParser, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """``_step_block`` for a block embedded in ``host``'s output (another engine that
+        found a JSON body): call indices are shared with the host, and a block that ends
+        after holding calls ends the host's block too. Check ``_block_open`` after it."""
+        self._calls = host._calls
+        pos = self._step_block(buf, pos, out, final)
+        host._calls = self._calls
+        if pos >= 0 and not self._block_open and self._gap is not None:
+            host._block_ended()
+        return pos
+
     # -- between calls -------------------------------------------------------------------
 
     def _body(self, buf: str, pos: int, out: list[Event], final: bool) -> int:

@@ -697,14 +697,10 @@ class PythonicCallsParser(ToolParser):
             elif mode == _JSON:
                 body = self._json
                 assert body is not None
-                body._calls = self._calls
-                pos = body._step_block(buf, pos, out, final)
-                self._calls = body._calls
+                pos = body.step_for(self, buf, pos, out, final)
                 if pos < 0:
                     return -pos - 1
                 if not body._block_open:
-                    if body._gap is not None:  # the block held calls
-                        self._block_ended()
                     self._json = None
                     self._mode = _TEXT
             else:  # _AFTER_LIST: ']' read; the end marker may follow

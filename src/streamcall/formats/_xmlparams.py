@@ -837,14 +837,10 @@ class XmlParamsParser(ToolParser):
             else:
                 json_block = self._json
                 assert json_block is not None
-                json_block._calls = self._calls
-                pos = json_block._step_block(buf, pos, out, final)
-                self._calls = json_block._calls
+                pos = json_block.step_for(self, buf, pos, out, final)
                 if pos < 0:
                     return -pos - 1
                 if not json_block._block_open:
-                    if json_block._gap is not None:  # the block held calls
-                        self._block_ended()
                     self._json = None
                     self._in_block = False
                     self._mode = _TEXT
