@@ -35,3 +35,14 @@ WEATHER_AND_SEARCH: list[dict[str, Any]] = [
         },
     },
 ]
+
+
+def function_tool(
+    name: str, props: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
+    """An OpenAI function tool with these parameter ``properties`` (SGLang's suites build
+    their schemas this way)."""
+    params: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        params["required"] = required
+    return {"type": "function", "function": {"name": name, "parameters": params}}

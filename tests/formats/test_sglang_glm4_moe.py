@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sglang_fixtures import function_tool
 from streamcall import ToolCallArgs, ToolCallStart, testing
 from streamcall.formats.registry import tool_parser
 from support import check_format, summary
@@ -30,21 +31,14 @@ Calls = list[tuple[str, dict[str, Any]]]
 FMT = "glm45"
 
 
-def _tool(name: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    params: dict[str, Any] = {"type": "object", "properties": props}
-    if required:
-        params["required"] = required
-    return {"type": "function", "function": {"name": name, "parameters": params}}
-
-
 TOOLS = [
-    _tool(
+    function_tool(
         "get_weather",
         {"city": {"type": "string"}, "count": {"type": "number"}, "filters": {"type": "object"}},
         ["city"],
     ),
-    _tool("noop", {}),
-    _tool("search", {"query": {"type": "string"}}),
+    function_tool("noop", {}),
+    function_tool("search", {"query": {"type": "string"}}),
 ]
 
 

@@ -27,25 +27,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sglang_fixtures import function_tool
 from support import check_format, summary
 
 Calls = list[tuple[str, dict[str, Any]]]
 FMT = "mimo"
 
 
-def _tool(name: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {"type": "object", "properties": props, "required": required or []},
-        },
-    }
-
-
 TOOLS = [
-    _tool("execute_bash", {"command": {"type": "string"}}, ["command"]),
-    _tool(
+    function_tool("execute_bash", {"command": {"type": "string"}}, ["command"]),
+    function_tool(
         "get_weather",
         {"city": {"type": "string"}, "days": {"type": "integer"}, "verbose": {"type": "boolean"}},
     ),
@@ -111,7 +102,7 @@ def test_start_token_alone_is_an_incomplete_call() -> None:
 
 
 CONVERT_TOOLS = [
-    _tool(
+    function_tool(
         "f",
         {
             "s": {"type": "string"},
@@ -171,7 +162,7 @@ def test_sglang_value_conversion(key: str, raw: str, expected: Any) -> None:
     ],
 )
 def test_sglang_other_type_names(kind: str, raw: str, expected: Any) -> None:
-    tools = [_tool("f", {"x": {"type": kind}})]
+    tools = [function_tool("f", {"x": {"type": kind}})]
     text = f"<tool_call><function=f><parameter=x>{raw}</parameter></function></tool_call>"
     items = check_format(FMT, text, None, tools)
     assert summary(items) == ("", [("f", {"x": expected})])

@@ -28,6 +28,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sglang_fixtures import function_tool
 from streamcall import Text, ToolCallStart, testing
 from streamcall.formats.registry import parse_tool_calls, tool_parser
 from support import check_format, summary
@@ -36,19 +37,13 @@ Calls = list[tuple[str, dict[str, Any]]]
 FMT = "minicpm5"
 
 
-def _tool(name: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {"type": "object", "properties": props, "required": required or []},
-        },
-    }
-
-
-WEATHER = [_tool("get_weather", {"city": {"type": "string"}, "date": {"type": "string"}}, ["city"])]
-SUM = [_tool("sum_values", {"nums": {"type": "array"}, "exact": {"type": "boolean"}}, ["nums"])]
-NOOP = [_tool("noop", {"note": {"type": "string"}})]
+WEATHER = [
+    function_tool("get_weather", {"city": {"type": "string"}, "date": {"type": "string"}}, ["city"])
+]
+SUM = [
+    function_tool("sum_values", {"nums": {"type": "array"}, "exact": {"type": "boolean"}}, ["nums"])
+]
+NOOP = [function_tool("noop", {"note": {"type": "string"}})]
 TOOLS = WEATHER + SUM + NOOP
 
 CASES: list[tuple[str, str, Calls]] = [

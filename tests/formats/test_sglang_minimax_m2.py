@@ -27,6 +27,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sglang_fixtures import function_tool
 from streamcall import testing
 from streamcall.formats.registry import tool_parser
 from support import check_format, summary
@@ -35,21 +36,14 @@ Calls = list[tuple[str, dict[str, Any]]]
 FMT = "minimax_m2"
 
 
-def _tool(name: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    params: dict[str, Any] = {"type": "object", "properties": props}
-    if required:
-        params["required"] = required
-    return {"type": "function", "function": {"name": name, "parameters": params}}
-
-
 TOOLS = [
-    _tool(
+    function_tool(
         "get_weather",
         {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
         ["city"],
     ),
-    _tool("search", {"query": {"type": "string"}}, ["query"]),
-    _tool(
+    function_tool("search", {"query": {"type": "string"}}, ["query"]),
+    function_tool(
         "calculate",
         {
             "value": {"type": "number"},

@@ -27,6 +27,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sglang_fixtures import function_tool
 from streamcall import ToolCallArgs, testing
 from streamcall.formats.registry import tool_parser
 from support import check_format, summary
@@ -35,15 +36,8 @@ Calls = list[tuple[str, dict[str, Any]]]
 FMT = "poolside_v1"
 
 
-def _tool(name: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    params: dict[str, Any] = {"type": "object", "properties": props}
-    if required:
-        params["required"] = required
-    return {"type": "function", "function": {"name": name, "parameters": params}}
-
-
 TOOLS = [
-    _tool(
+    function_tool(
         "get_weather",
         {
             "location": {"type": "string"},
@@ -52,8 +46,8 @@ TOOLS = [
         },
         ["location"],
     ),
-    _tool("search", {"query": {"type": "string"}}, ["query"]),
-    _tool("now", {}),
+    function_tool("search", {"query": {"type": "string"}}, ["query"]),
+    function_tool("now", {}),
 ]
 
 WEATHER_SF = (
