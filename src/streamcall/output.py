@@ -18,6 +18,9 @@ whenever each stage is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from streamcall.events import Event, Text
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats.registry import Parsed, collect, format_for_model, tool_parser
@@ -26,6 +29,7 @@ from streamcall.reasoning import (
     reasoning_format_for_model,
     reasoning_parser,
 )
+from streamcall.reasoning.switches import prompt_opened_for
 
 __all__ = ["OutputParser", "output_parser", "parse_output"]
 
@@ -87,18 +91,25 @@ def output_parser(
     reasoning_format: str | None = None,
     prompt_opened: bool | None = None,
     id_prefix: str = "call_",
+    request: Mapping[str, Any] | None = None,
+    thinking: bool | None = None,
 ) -> OutputParser:
     """A fresh combined parser.
 
     ``model`` routes both formats (``format_for_model``, ``reasoning_format_for_model``);
     explicit ``tool_format``/``reasoning_format`` win, and ``"none"`` turns a stage off.
-    ``prompt_opened`` states whether the prompt already opened reasoning (None: the
-    reasoning format's default). ``tools`` is the OpenAI tools list.
+    ``prompt_opened`` states whether the prompt already opened reasoning; when it is None
+    it is decided by ``thinking`` (an explicit on/off) or else by the ``request`` body's
+    thinking switches (``chat_template_kwargs.enable_thinking`` and the like, see
+    ``streamcall.reasoning.switches``), and else by the reasoning format's default.
+    ``tools`` is the OpenAI tools list.
     """
     if tool_format is None and model is not None:
         tool_format = format_for_model(model)
     if reasoning_format is None and model is not None:
         reasoning_format = reasoning_format_for_model(model)
+    if prompt_opened is None and reasoning_format not in (None, "none"):
+        prompt_opened = prompt_opened_for(reasoning_format, request, thinking=thinking)
     rp = (
         reasoning_parser(reasoning_format, prompt_opened=prompt_opened)
         if reasoning_format is not None and reasoning_format != "none"
@@ -120,6 +131,8 @@ def parse_output(
     tool_format: str | None = None,
     reasoning_format: str | None = None,
     prompt_opened: bool | None = None,
+    request: Mapping[str, Any] | None = None,
+    thinking: bool | None = None,
 ) -> Parsed:
     """One-shot: ``output_parser`` fed the whole text, then finished."""
     parser = output_parser(
@@ -128,6 +141,8 @@ def parse_output(
         tool_format=tool_format,
         reasoning_format=reasoning_format,
         prompt_opened=prompt_opened,
+        request=request,
+        thinking=thinking,
     )
     events = parser.feed(text)
     events.extend(parser.finish())
