@@ -44,6 +44,8 @@ from streamcall.events import (
 __all__ = ["CLIError", "event_json", "main"]
 
 PROG = "streamcall"
+API_KEY_ENV = "STREAMCALL_API_KEY"
+CLIENT_KEY_ENV = "STREAMCALL_CLIENT_KEY"
 _SSE_PREFIXES = (b"data:", b"event:", b"id:", b"retry:", b": ", b":\n")
 
 
@@ -610,7 +612,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CLIError(
             f"`streamcall serve` needs the server extra ({exc.name} is missing): "
-            "pip install 'streamcall[server]'",
+            "pip install -e '.[server]' (from a clone of streamcall)",
             code=1,
         ) from None
     from streamcall.server import ServerConfig, run
@@ -626,6 +628,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise CLIError(
             "--workers needs --upstream (the built-in replay upstream runs in one process)"
         )
+    client_keys = list(args.client_key or [])
+    if not client_keys and os.environ.get(CLIENT_KEY_ENV):
+        client_keys = [os.environ[CLIENT_KEY_ENV]]
+    if any(not k.strip() for k in client_keys):
+        raise CLIError("--client-key must not be empty")
     config = ServerConfig(
         upstream=args.upstream,
         format=args.format,
@@ -633,6 +640,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         api_key=args.api_key,
         timeout=args.timeout,
         replay_delay=args.replay_delay,
+        upstream_tools=args.upstream_tools,
+        client_keys=client_keys,
+        max_body=parse_size(args.max_body, "--max-body"),
     )
     try:
         run(config, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level)
@@ -641,6 +651,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", 1
         ) from None
     return 0
+
+
+_SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "m": 1 << 20, "mb": 1 << 20}
+_SIZE_UNITS |= {"g": 1 << 30, "gb": 1 << 30, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30}
+
+
+def parse_size(text: str, option: str) -> int:
+    """``16MB``, ``512kb``, ``1048576``: a byte count (K, M and G are powers of 1024)."""
+    import re
+
+    found = re.fullmatch(r"\s*(\d+)\s*([a-zA-Z]*)\s*", text)
+    unit = _SIZE_UNITS.get(found.group(2).lower()) if found else None
+    if found is None or unit is None or int(found.group(1)) == 0:
+        raise CLIError(f"{option} must be a positive size such as 16MB, 512KB or 1048576: {text!r}")
+    return int(found.group(1)) * unit
 
 
 # --- bench -------------------------------------------------------------------------------
@@ -775,7 +800,35 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     s.add_argument("--workers", type=int, default=1, help="worker processes (needs --upstream)")
     s.add_argument(
-        "--api-key", metavar="KEY", help="API key for the upstream (default: the client's)"
+        "--api-key",
+        metavar="KEY",
+        default=os.environ.get(API_KEY_ENV) or None,
+        help=f"API key for the upstream (also ${API_KEY_ENV}; default: the client's own)",
+    )
+    s.add_argument(
+        "--client-key",
+        metavar="KEY",
+        action="append",
+        help=(
+            f"a key clients must send as 'Authorization: Bearer KEY' (repeatable; also "
+            f"${CLIENT_KEY_ENV}); /health stays open"
+        ),
+    )
+    s.add_argument(
+        "--upstream-tools",
+        choices=["pass", "strip", "none"],
+        default="pass",
+        help=(
+            "what the upstream gets of the request's tools: pass them (default); strip tools "
+            "and tool_choice (llama.cpp without --jinja); none: keep tools, send "
+            'tool_choice "none" (vLLM/SGLang without a tool parser)'
+        ),
+    )
+    s.add_argument(
+        "--max-body",
+        metavar="SIZE",
+        default="16MB",
+        help="largest request body accepted, e.g. 16MB, 512KB, 1048576 (default 16MB)",
     )
     s.add_argument("--timeout", type=float, default=600.0, help="upstream read timeout, seconds")
     s.add_argument(
