@@ -97,6 +97,8 @@ class _Fold:
     finish_reason: str | None = None
     usage: dict[str, Any] | None = None
     errors: list[dict[str, Any]] = field(default_factory=list)
+    #: an SSE stream that ended with neither a finish_reason nor [DONE]
+    cut: bool = False
 
     def add(self, ev: Event) -> None:
         if isinstance(ev, Text):
@@ -127,7 +129,9 @@ class _Fold:
             for _, c in sorted(self.calls.items())
         ]
         reason = self.finish_reason
-        if reason is None or (reason == "stop" and calls):
+        if reason == "stop" and calls:
+            reason = "tool_calls"
+        elif reason is None and not self.cut:  # model text has no finish of its own
             reason = "tool_calls" if calls else "stop"
         out: dict[str, Any] = {
             "role": "assistant",
@@ -233,16 +237,29 @@ def looks_like_sse(data: bytes) -> bool:
 
 def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
     fmt, model, reasoning = args.format, args.model, args.reasoning
+    thinking = {"on": True, "off": False}.get(args.thinking or "")
+    if fmt is None and model is None:
+        what = "delta.content" if sse else "the text"
+        _note(
+            f"no --format or --model: {what} passes through unparsed"
+            + (" (only --reasoning is applied)" if reasoning else "")
+            + "; choose a tool-call format with --format NAME, or route one from the model "
+            "id with --model ID (see `streamcall formats`)"
+        )
     try:
         if sse:
             from streamcall.stream import StreamParser
 
-            return StreamParser(fmt, model=model, tools=tools, reasoning=reasoning)
+            return StreamParser(
+                fmt, model=model, tools=tools, reasoning=reasoning, thinking=thinking
+            )
         if fmt is None and model is None and reasoning is None:
             return _TextFeeder(None)
         from streamcall.output import output_parser
 
-        parser = output_parser(model, tools=tools, tool_format=fmt, reasoning_format=reasoning)
+        parser = output_parser(
+            model, tools=tools, tool_format=fmt, reasoning_format=reasoning, thinking=thinking
+        )
         if parser.tool_format is None and parser.reasoning_format is None and fmt != "none":
             _note(
                 f"no tool-call or reasoning format is known for model {model!r}; the text "
@@ -331,6 +348,16 @@ def _cmd_parse(args: argparse.Namespace) -> int:
             if delay:
                 time.sleep(delay)
         events = feeder.finish()
+        if getattr(feeder, "ended_early", False):
+            fold.cut = True
+            events.append(
+                StreamError(
+                    "the stream ended early: no finish_reason and no [DONE] (a cut capture, "
+                    "or a server that died mid-answer)",
+                    "end of stream",
+                    "",
+                )
+            )
         for ev in events:
             fold.add(ev)
         sink.events(events)
@@ -494,7 +521,7 @@ def _make_sink(args: argparse.Namespace, live: bool) -> _Sink:
         try:
             import rich  # noqa: F401
         except ImportError:
-            _note("rich is not installed (pip install 'streamcall[cli]'): plain live output")
+            _note("rich is not installed (pip install -e '.[cli]'): plain live output")
             return _PlainLiveSink(sys.stdout)
         return _RichLiveSink()
     if args.message:
@@ -564,17 +591,23 @@ def _cmd_formats(args: argparse.Namespace) -> int:
     width = max((len(r["name"]) for r in tool_rows), default=4)
     for r in tool_rows:
         alias = f" (= {r['canonical']})" if r["canonical"] != r["name"] else ""
-        routes = ", ".join(r["routes"]) or "-"
+        routes = _routes_text(r["routes"], f"--format {r['name']}")
         lines.append(f"  {r['name']:<{width}}  {r['family']}{alias}")
-        lines.append(f"  {'':<{width}}  model ids containing: {routes}")
+        lines.append(f"  {'':<{width}}  {routes}")
     lines.append("")
     lines.append("Reasoning formats (--reasoning NAME):")
     width = max((len(r["name"]) for r in reasoning_rows), default=4)
     for r in reasoning_rows:
-        routes = ", ".join(r["routes"]) or "-"
-        lines.append(f"  {r['name']:<{width}}  model ids containing: {routes}")
+        routes = _routes_text(r["routes"], f"--reasoning {r['name']}")
+        lines.append(f"  {r['name']:<{width}}  {routes}")
     _write("\n".join(lines) + "\n")
     return 0
+
+
+def _routes_text(routes: list[str], option: str) -> str:
+    if routes:
+        return "model ids containing: " + ", ".join(routes)
+    return f"no routing: no model id picks it; give {option}"
 
 
 def _cmd_examples(args: argparse.Namespace) -> int:
@@ -752,6 +785,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", metavar="NAME", help="tool-call format (see `streamcall formats`)")
     p.add_argument("--model", metavar="ID", help="route the formats from a model id")
     p.add_argument("--reasoning", metavar="NAME", help="reasoning format (e.g. qwen3, deepseek_r1)")
+    p.add_argument(
+        "--thinking",
+        choices=["on", "off"],
+        help=(
+            "whether the prompt switched thinking on (as chat_template_kwargs.enable_thinking "
+            "does): off reads the output as content from its first character; default: the "
+            "reasoning format's own"
+        ),
+    )
     p.add_argument(
         "--tools", metavar="FILE", help="OpenAI tools list as JSON (types untyped values)"
     )
