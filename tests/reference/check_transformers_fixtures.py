@@ -69,6 +69,23 @@ def check_case(data: dict[str, Any], case: dict[str, Any]) -> list[str]:
     return problems
 
 
+def check_difference(d: dict[str, Any]) -> list[str]:
+    """A documented stream/one-shot difference still reproduces, both ways."""
+    template = ref.resolve_template(d["template"])
+    problems = []
+    one_shot = ref.parse(template, "".join(d["chunks"]), prefix=d["prefix"])
+    if (one_shot.value, one_shot.error) != (d["one_shot"], None):
+        problems.append(f"one-shot {one_shot.describe()}")
+    for chunks, want in (
+        (d["chunks"], d["streamed"]),
+        (list("".join(d["chunks"])), d["one_char_chunks_streamed"]),
+    ):
+        got = ref.parse_chunks(template, chunks, prefix=d["prefix"])
+        if (got.value, got.error) != (want, None):
+            problems.append(f"streamed {chunks!r}: {got.describe()}")
+    return problems
+
+
 def stream_disagreements(data: dict[str, Any], case: dict[str, Any]) -> list[str]:
     """The chunkings in which transformers' stream differs from its own one-shot result."""
     if case["kind"] not in ("parse", "chunked"):
@@ -113,11 +130,32 @@ def main(argv: list[str]) -> int:
     if ref.json_schema(set_alarm) != callable_case["tools"][0]:
         failures += 1
         print(f"FAIL callable_tools_schema: get_json_schema gives {ref.json_schema(set_alarm)}")
+    differences = ref.load_differences()
+    for d in differences["disagreements"]:
+        for problem in check_difference(d):
+            failures += 1
+            print(f"FAIL {d['id']}: {problem}")
+    for q in differences["quirks"]:
+        got = ref.parse(ref.resolve_template(q["template"]), q["text"], prefix=q["prefix"])
+        if (got.value, got.error) != (q["one_shot"], None):
+            failures += 1
+            print(f"FAIL {q['id']}: one-shot {got.describe()}")
+    ecosystem = ref.load_ecosystem()
+    named = [(s, n, t) for s in ("trl", "transformers_serve") for n, t in ecosystem[s].items()]
+    for source, name, template in named:
+        if (got := ref.parse(template, "")).error is not None:
+            failures += 1
+            print(f"FAIL {source}:{name} does not load: {got.describe()}")
     units = len(data["coerce_cases"]) + len(data["schema_types_cases"])
     units += len(data["coerce_call_cases"])
-    total = len(data["cases"]) + units
+    others = len(differences["disagreements"]) + len(differences["quirks"]) + len(named)
+    total = len(data["cases"]) + units + others
     print(f"{total - failures} passed, {failures} failed")
-    print(f"  ({len(data['cases'])} parse cases, {units} argument-typing cases)")
+    print(
+        f"  ({len(data['cases'])} parse cases, {units} argument-typing cases, "
+        f"{len(differences['disagreements'])} stream/one-shot differences, "
+        f"{len(differences['quirks'])} quirks, {len(named)} ecosystem templates loaded)"
+    )
     if "--chunkings" in argv:
         print("\nwhere transformers' streaming parser disagrees with its one-shot parse_response:")
         found = 0

@@ -45,6 +45,20 @@ def test_callable_tool_schema() -> None:
     assert ref.json_schema(check.set_alarm) == case["tools"][0]
 
 
+DIFFERENCES = ref.load_differences()
+
+
+@pytest.mark.parametrize("difference", DIFFERENCES["disagreements"], ids=lambda d: d["id"])
+def test_documented_stream_difference(difference: dict[str, Any]) -> None:
+    assert check.check_difference(difference) == []
+
+
+@pytest.mark.parametrize("quirk", DIFFERENCES["quirks"], ids=lambda q: q["id"])
+def test_documented_one_shot_quirk(quirk: dict[str, Any]) -> None:
+    got = ref.parse(ref.resolve_template(quirk["template"]), quirk["text"], prefix=quirk["prefix"])
+    assert (got.value, got.error) == (quirk["one_shot"], None)
+
+
 def test_fixture_ids_are_unique() -> None:
     ids = [c["id"] for c in DATA["cases"]]
     assert len(ids) == len(set(ids))

@@ -30,6 +30,8 @@ from typing import Any
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "response_templates"
 CASES_FILE = FIXTURES / "transformers_cases.json"
+ECOSYSTEM_FILE = FIXTURES / "ecosystem_templates.json"
+DIFFERENCES_FILE = FIXTURES / "transformers_stream_differences.json"
 
 # The version the ported fixtures were checked with; another version may differ.
 REFERENCE_VERSION = "5.24.0"
@@ -224,6 +226,29 @@ def load_cases() -> dict[str, Any]:
     unit-level ``coerce_cases``, ``schema_types_cases`` and ``coerce_call_cases``."""
     data: dict[str, Any] = json.loads(CASES_FILE.read_text(encoding="utf-8"))
     return data
+
+
+def load_ecosystem() -> dict[str, Any]:
+    """Templates others ship: ``trl`` (TRL's, by name) and ``transformers_serve`` (the
+    fallbacks ``transformers serve`` uses, keyed by the model types joined with ``+``)."""
+    data: dict[str, Any] = json.loads(ECOSYSTEM_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+def load_differences() -> dict[str, Any]:
+    """Where transformers' stream and its one-shot parse differ (``disagreements``: a
+    chunking, and both results) and one-shot quirks worth pinning (``quirks``)."""
+    data: dict[str, Any] = json.loads(DIFFERENCES_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+def resolve_template(template: str | dict[str, Any]) -> dict[str, Any]:
+    """A template given inline, or as ``SOURCE:NAME`` in ``ecosystem_templates.json``."""
+    if isinstance(template, dict):
+        return template
+    source, name = template.split(":", 1)
+    named: dict[str, Any] = load_ecosystem()[source][name]
+    return named
 
 
 def case_template(data: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
