@@ -10,8 +10,10 @@ the model family's markers as special tokens (none can be downloaded); see
 
 What is compared: the stream folded as a client reads it (``fold``: the reasoning and
 content runs, each call's name and arguments, the finish reason) and the non-streaming
-message. Call ids are random on both sides, so they are checked for presence and
-uniqueness, not compared. Every other difference the tests allow is one of the numbered
+message, and, chunk for chunk, the text that comes before the first call. Folding is what
+lets In vLLM, items 1 and 2 through (where a call's pieces are cut, ``"content": null``).
+Call ids are random on both sides, so they are checked for presence and uniqueness, not
+compared. Every other difference the tests allow is one of the numbered
 items of docs/formats.md, section "In vLLM" (cited as "In vLLM, item N"), or a per-format
 row of that file's table.
 
@@ -311,6 +313,22 @@ def engines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Scri
     yield out
 
 
+#: the SSE chunks of the last streamed ``run``
+LAST_CHUNKS: list[dict[str, Any]] = []
+
+
+def text_chunks(chunks: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The reasoning and content deltas, one per chunk, up to the first tool-call delta:
+    how promptly text reaches the client."""
+    out = []
+    for chunk in chunks[1:]:
+        delta = chunk["choices"][0]["delta"]
+        if delta.get("tool_calls"):
+            break
+        out.extend((k, delta[k]) for k in ("reasoning", "content") if delta.get(k))
+    return out
+
+
 def run(
     engine: ScriptedEngine,
     parser: str,
@@ -330,7 +348,9 @@ def run(
         "tools": TOOLS,
         **body,
     }
-    streamed = fold(chat(serving, {**request, "stream": True}))
+    chunks = chat(serving, {**request, "stream": True})
+    LAST_CHUNKS[:] = chunks
+    streamed = fold(chunks)
     if parser.startswith("streamcall"):  # the markers' special tokens stay in the text
         assert engine.sampling_params.skip_special_tokens is (body.get("tool_choice") == "none")
     return streamed, message(chat(serving, {**request, "stream": False}))
@@ -395,9 +415,12 @@ def test_same_on_the_wire_as_vllms_parser(
     if case.chat_template_kwargs:
         kwargs["chat_template_kwargs"] = case.chat_template_kwargs
     ours, ours_full = run(engine, f"streamcall_{case.fmt}", case.text, **kwargs)
+    ours_text = text_chunks(LAST_CHUNKS)
     theirs, theirs_full = run(engine, case.fmt, case.text, **kwargs)
     assert any(i[0] == "call" for i in theirs), theirs  # the case exercises calls
     assert as_vllm_writes(case.fmt, ours) == theirs
+    # the text before the first call reaches the client in the same chunks
+    assert ours_text == text_chunks(LAST_CHUNKS)
     # ours: the non-streaming message is the stream, joined
     assert ours_full == joined(ours)
     if case.vllm_paths_disagree:

@@ -157,32 +157,52 @@ class ScriptedEngine:
         self.max_tokens: int | None = None  # cut the output here, finish_reason "length"
         self.sampling_params: Any = None  # what vLLM sent with the last request
         self.prompt_token_ids: list[int] = []
+        self._ids: dict[str, list[int]] = {}
+        self._deltas: dict[tuple[tuple[int, ...], int, bool], list[tuple[str, list[int]]]] = {}
 
     def output_token_ids(self) -> list[int]:
         ids: list[int] = self.tokenizer.encode(self.text, add_special_tokens=False)
         return ids
 
+    def deltas(self, ids: list[int], n: int, skip: bool) -> list[tuple[str, list[int]]]:
+        """``(text, token_ids)`` per delta of ``n`` tokens, decoded incrementally as vLLM's
+        detokenizer does: a window from the previous delta's tokens on, and text that
+        ends in a cut UTF-8 character held until the character is complete."""
+        key = (tuple(ids), n, skip)
+        cached = self._deltas.get(key)
+        if cached is not None:
+            return cached
+        out: list[tuple[str, list[int]]] = []
+        prefix = read = 0
+        for start in range(0, len(ids), n):
+            end = min(start + n, len(ids))
+            before = self.tokenizer.decode(ids[prefix:read], skip_special_tokens=skip)
+            text = self.tokenizer.decode(ids[prefix:end], skip_special_tokens=skip)
+            delta = ""
+            if len(text) > len(before) and (not text.endswith("\ufffd") or end == len(ids)):
+                delta = text[len(before) :]
+                prefix, read = read, end
+            out.append((delta, ids[start:end]))
+        self._deltas[key] = out
+        return out
+
     async def generate(self, engine_input: Any, sampling_params: Any, request_id: str, **kw: Any):  # type: ignore[no-untyped-def]
         self.sampling_params = sampling_params
         prompt_ids = list(engine_input.get("prompt_token_ids") or [])
         self.prompt_token_ids = prompt_ids
-        ids = self.output_token_ids()
+        ids = self._ids.get(self.text)
+        if ids is None:
+            ids = self._ids[self.text] = self.output_token_ids()
         finish = "stop"
         if self.max_tokens is not None and len(ids) > self.max_tokens:
             ids, finish = ids[: self.max_tokens], "length"
-        skip = sampling_params.skip_special_tokens
-        sent = ""
         # streaming asks for deltas; the non-streaming path for the final output only
         kind = sampling_params.output_kind
         assert kind in (RequestOutputKind.DELTA, RequestOutputKind.FINAL_ONLY), kind
         n = self.tokens_per_delta if kind == RequestOutputKind.DELTA else max(len(ids), 1)
-        for start in range(0, len(ids), n):
-            end = min(start + n, len(ids))
-            text = self.tokenizer.decode(ids[:end], skip_special_tokens=skip)
-            last = end == len(ids)
-            if text.endswith("\ufffd") and not last:
-                text = text.rstrip("\ufffd")  # a character cut between tokens: wait
-            delta, sent = text[len(sent) :], text
+        deltas = self.deltas(ids, n, sampling_params.skip_special_tokens)
+        for i, (text, token_ids) in enumerate(deltas):
+            last = i == len(deltas) - 1
             yield RequestOutput(
                 request_id=request_id,
                 prompt=None,
@@ -191,8 +211,8 @@ class ScriptedEngine:
                 outputs=[
                     CompletionOutput(
                         index=0,
-                        text=delta,
-                        token_ids=ids[start:end],
+                        text=text,
+                        token_ids=token_ids,
                         cumulative_logprob=None,
                         logprobs=None,
                         finish_reason=finish if last else None,

@@ -10,9 +10,9 @@ interface (``vllm/tool_parsers/abstract_tool_parser.py``)::
                                  request) -> DeltaMessage | None
     finish_streaming() -> DeltaMessage | None            # vLLM 0.33, engine-based parsers
 
-Its own parsers re-scan ``current_text`` on every delta (quadratic) and break when one
-delta holds several tokens. This adapter feeds only ``delta_text`` to a streamcall parser,
-so the work per delta is proportional to the delta.
+Many of vLLM's own parsers re-scan ``current_text`` on every delta (quadratic). This
+adapter feeds only ``delta_text`` to a streamcall parser, so the work per delta is
+proportional to the delta, however many tokens one delta holds.
 
 Two layers:
 
@@ -27,10 +27,13 @@ Two layers:
 - ``register()`` (needs vLLM, imported lazily): subclasses vLLM's ``ToolParser`` once per
   format and registers them with ``ToolParserManager`` as ``streamcall_<format>``, plus
   ``streamcall``, which routes the format from the tokenizer's name (the checkpoint the
-  server loaded) when the parser is built. vLLM 0.33 builds every parser once at startup
-  to check it against the tokenizer, so a name that routes nowhere (a local path, an
-  alias) stops the server at startup with a message naming ``streamcall_<format>``; it
-  never fails or silently degrades a request.
+  server loaded, not the served alias) when the parser is built. vLLM 0.33 builds every
+  parser once at startup to check it against the tokenizer, so a checkpoint that routes
+  nowhere (a local directory named after no known model) stops the server at startup
+  with a message naming ``streamcall_<format>``; it never fails or degrades a request.
+
+The markers are read as text, so ``adjust_request`` asks vLLM to keep special tokens in
+the text whenever calls are to be parsed (vLLM's hermes does the same).
 
 End of stream: the parsers declare ``engine_based_streaming``, which in vLLM 0.33 means
 the serving layer passes only the delta (it stops re-joining ``current_text``) and calls
