@@ -3,46 +3,131 @@
 vLLM calls a tool parser once per generated delta, through its public ``ToolParser``
 interface (``vllm/tool_parsers/abstract_tool_parser.py``)::
 
+    __init__(tokenizer, tools=None)                      # vLLM 0.33; (tokenizer) before
     extract_tool_calls(model_output, request) -> ExtractedToolCallInformation
     extract_tool_calls_streaming(previous_text, current_text, delta_text,
                                  previous_token_ids, current_token_ids, delta_token_ids,
                                  request) -> DeltaMessage | None
+    finish_streaming() -> DeltaMessage | None            # vLLM 0.33, engine-based parsers
 
-Its own parsers re-scan ``current_text`` on every delta (quadratic) and break when one
-delta holds several tokens. This adapter feeds only ``delta_text`` to a streamcall parser,
-so the work per delta is proportional to the delta.
+Many of vLLM's own parsers re-scan ``current_text`` on every delta (quadratic). This
+adapter feeds only ``delta_text`` to a streamcall parser, so the work per delta is
+proportional to the delta, however many tokens one delta holds.
 
 Two layers:
 
 - ``DeltaAdapter`` (pure, no vLLM): ``delta(text)`` returns a DeltaMessage-shaped dict
-  (``{"content": ..., "tool_calls": [{"index", "id", "type", "function": {"name",
-  "arguments"}}]}``) or None when there is nothing to send yet; ``extract(text)`` is the
-  one-shot form. It also keeps the two lists vLLM's serving layer reads at the end of a
-  stream, ``prev_tool_call_arr`` (``{"name", "arguments"}`` with the arguments text as
-  streamed) and ``streamed_args_for_tool``, consistent, so vLLM sends nothing twice.
+  (``{"reasoning": ..., "content": ..., "tool_calls": [{"index", "id", "type",
+  "function": {"name", "arguments"}}]}``, only the members that are set) or None when
+  there is nothing to send yet; ``finish()`` flushes the end of the stream;
+  ``extract(text)`` is the one-shot form.
+  It keeps the two lists vLLM's serving layer reads at the end of a stream,
+  ``prev_tool_call_arr`` (``{"name", "arguments"}`` with the arguments text as streamed)
+  and ``streamed_args_for_tool``, consistent, so vLLM sends nothing twice.
 - ``register()`` (needs vLLM, imported lazily): subclasses vLLM's ``ToolParser`` once per
   format and registers them with ``ToolParserManager`` as ``streamcall_<format>``, plus
-  ``streamcall``, which routes the format from the model's name.
+  ``streamcall``, which routes the format from the tokenizer's name (the checkpoint the
+  server loaded, not the served alias) when the parser is built. vLLM 0.33 builds every
+  parser once at startup to check it against the tokenizer, so a checkpoint that routes
+  nowhere (a local directory named after no known model) stops the server at startup
+  with a message naming ``streamcall_<format>``; it never fails or degrades a request.
 
-State per request: one streamcall parser and the two lists above. What it cannot do:
-vLLM never tells a tool parser that the stream ended, so text the parser still holds
-back at the very end (a partial marker) and a call cut off by ``max_tokens`` are not
-flushed; vLLM's own parsers behave the same.
+The markers are read as text, so ``adjust_request`` asks vLLM to keep special tokens in
+the text whenever calls are to be parsed (vLLM's hermes does the same).
+
+End of stream: the parsers declare ``engine_based_streaming``, which in vLLM 0.33 means
+the serving layer passes only the delta (it stops re-joining ``current_text``) and calls
+``finish_streaming()`` after the last delta; that flushes text held back as a possible
+marker and closes a call cut off by ``max_tokens``. Older vLLM never calls it, so there
+that tail is not flushed (vLLM's own parsers behaved the same).
+
+``tool_choice: "none"``: nothing is parsed; the text passes through as content, as vLLM's
+own non-engine parsers do (vLLM's engine parsers drop call markup instead).
+
+Reasoning: vLLM runs its own ``--reasoning-parser`` first. That parser reads the
+request's thinking switches (``chat_template_kwargs``, in the API server and again in the
+engine core, where structured output waits for the end of reasoning by token id) and the
+rendered prompt, and hands the tool parser the text after reasoning, or all of it when the
+prompt left reasoning closed (thinking off). So the tool phase always starts outside
+reasoning, whatever the request said; there is no start state left for the request to
+decide here. What is left is reasoning markup the model writes after that point (Gemma 4's
+``<|channel>thought ...<channel|>`` with thinking off, GLM's interleaved ``<think>``
+between calls): vLLM's engine tool parsers of ``TOOL_PHASE_REASONING``'s formats read it as
+reasoning while streaming, GLM's only while the request's thinking switch is not off, and
+so does this adapter (``tool_phase_reasoning``), with streamcall's reasoning parser of that
+format in front of the tool parser, started closed and opening again at each start marker.
+The switch is read from the request (``thinking_requested``); a server's
+``--default-chat-template-kwargs`` does not reach a plugin tool parser in vLLM 0.33 (only
+vLLM's engine adapters are built with them). vLLM sets ``skip_reasoning_parsing`` when no
+reasoning parser is configured; the markup is then content, as in vLLM. The non-streaming
+path needs none of this: vLLM's reasoning parser strips reasoning from the whole output
+first.
+
+State per request: one streamcall parser and the two lists above.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import os
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
-from streamcall.formats.registry import format_for_model, formats, tool_parser
+from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.formats.registry import ToolParser, format_for_model, formats, tool_parser
+from streamcall.output import OutputParser
+from streamcall.reasoning import ReasoningParser, reasoning_spec
+from streamcall.reasoning._engine import MarkerReasoningParser
+from streamcall.reasoning.switches import SWITCHES, thinking_requested
 
-__all__ = ["PREFIX", "DeltaAdapter", "register", "tools_as_dicts"]
+__all__ = [
+    "PREFIX",
+    "TOOL_PHASE_REASONING",
+    "DeltaAdapter",
+    "register",
+    "route_tokenizer",
+    "tool_phase_reasoning",
+    "tools_as_dicts",
+]
 
 PREFIX = "streamcall_"
+
+#: tool formats whose vLLM 0.33 parser (a ``vllm/parser`` engine) opens reasoning on the
+#: format's start marker in content: (the streamcall reasoning format that reads it,
+#: whether vLLM does so only while the request's thinking switch is not off)
+TOOL_PHASE_REASONING: dict[str, tuple[str, bool]] = {
+    "gemma4": ("gemma4", False),
+    "glm45": ("glm45", True),
+    "glm47": ("glm47", True),
+}
+
+
+def tool_phase_reasoning(fmt: str, request: Any = None) -> ReasoningParser | None:
+    """The reasoning parser to run in front of ``fmt``'s tool parser in vLLM's tool phase,
+    or None. ``request`` is vLLM's request object (or a dict) with the thinking switches."""
+    entry = TOOL_PHASE_REASONING.get(fmt)
+    if entry is None:
+        return None
+    name, switchable = entry
+    spec = reasoning_spec(name)
+    assert spec is not None
+    if switchable:
+        switches = {
+            "chat_template_kwargs": _member(request, "chat_template_kwargs") or {},
+            "reasoning_effort": _member(request, "reasoning_effort"),
+        }
+        if thinking_requested(switches, SWITCHES.get(name)) is False:
+            return None
+    return MarkerReasoningParser(replace(spec, reopen=True), prompt_opened=False)
+
+
+def _member(request: Any, name: str) -> Any:
+    if isinstance(request, dict):
+        return request.get(name)
+    return getattr(request, name, None)
 
 
 def tools_as_dicts(tools: Any) -> list[dict[str, Any]] | None:
@@ -58,6 +143,27 @@ def tools_as_dicts(tools: Any) -> list[dict[str, Any]] | None:
     return out or None
 
 
+def route_tokenizer(tokenizer: Any) -> str:
+    """The format the routing parser ``streamcall`` uses for this tokenizer.
+
+    Routed from the tokenizer's ``name_or_path``: the model id the server loaded, or for
+    a local checkpoint its directory's name (the directories above it say nothing about
+    the model). Raises ``ValueError`` naming the fix when nothing routes.
+    """
+    name = getattr(tokenizer, "name_or_path", None)
+    if isinstance(name, str) and name:
+        model = os.path.basename(os.path.normpath(name)) if os.path.exists(name) else name
+        fmt = format_for_model(model)
+        if fmt is not None:
+            return fmt
+    raise ValueError(
+        f"the routing tool parser 'streamcall' knows no tool-call format for the model "
+        f"{name!r} (it routes by model id, see `streamcall formats`); name the format "
+        f"instead: --tool-call-parser {PREFIX}<format>, with <format> one of: "
+        + ", ".join(formats())
+    )
+
+
 class DeltaAdapter:
     """vLLM's per-delta calls on top of one streamcall tool parser; no vLLM needed."""
 
@@ -68,30 +174,43 @@ class DeltaAdapter:
         model: str | None = None,
         tools: list[dict[str, Any]] | None = None,
         id_prefix: str = "call_",
+        reasoning: ReasoningParser | None = None,
     ) -> None:
-        self.parser = tool_parser(format, model=model, tools=tools, id_prefix=id_prefix)
+        tools_parser = tool_parser(format, model=model, tools=tools, id_prefix=id_prefix)
+        #: ``reasoning``: a reasoning parser read in front of the tool parser (its
+        #: ``Reasoning`` events become ``reasoning`` deltas)
+        self.parser: ToolParser | OutputParser = (
+            OutputParser(reasoning, tools_parser) if reasoning is not None else tools_parser
+        )
         #: what vLLM's serving layer reads at the end of a stream (see the module header)
         self.prev_tool_call_arr: list[dict[str, Any]] = []
         self.streamed_args_for_tool: list[str] = []
         self.current_tool_id = -1
+        self.finished = False
 
     def delta(self, delta_text: str) -> dict[str, Any] | None:
         """One delta of model text in; a DeltaMessage-shaped dict, or None."""
-        if not delta_text:
+        if not delta_text or self.finished:
             return None
         return self._message(self.parser.feed(delta_text))
 
     def finish(self) -> dict[str, Any] | None:
-        """End of stream (for callers that know it; vLLM does not call this)."""
+        """End of stream: what the parser still held back, or None. Idempotent."""
+        if self.finished:
+            return None
+        self.finished = True
         return self._message(self.parser.finish())
 
     def _message(self, events: list[Event]) -> dict[str, Any] | None:
         content: list[str] = []
+        reasoning: list[str] = []
         calls: list[dict[str, Any]] = []
         last: dict[str, Any] | None = None
         for ev in events:
             if isinstance(ev, Text):
                 content.append(ev.text)
+            elif isinstance(ev, Reasoning):
+                reasoning.append(ev.text)
             elif isinstance(ev, ToolCallStart):
                 self.current_tool_id = ev.index
                 self.prev_tool_call_arr.append({"name": ev.name, "arguments": ""})
@@ -100,7 +219,7 @@ class DeltaAdapter:
                     "index": ev.index,
                     "id": ev.id,
                     "type": "function",
-                    "function": {"name": ev.name, "arguments": ""},
+                    "function": {"name": ev.name},
                 }
                 calls.append(last)
             elif isinstance(ev, ToolCallArgs):
@@ -109,15 +228,18 @@ class DeltaAdapter:
                     ev.index
                 ]
                 if last is not None and last["index"] == ev.index:
-                    last["function"]["arguments"] += ev.delta
+                    function = last["function"]
+                    function["arguments"] = function.get("arguments", "") + ev.delta
                 else:
                     last = {"index": ev.index, "function": {"arguments": ev.delta}}
                     calls.append(last)
             elif isinstance(ev, ToolCallEnd):
                 self.prev_tool_call_arr[ev.index]["arguments"] = ev.arguments
-        if not content and not calls:
+        if not content and not calls and not reasoning:
             return None
         out: dict[str, Any] = {}
+        if reasoning:
+            out["reasoning"] = "".join(reasoning)
         if content:
             out["content"] = "".join(content)
         if calls:
@@ -127,7 +249,9 @@ class DeltaAdapter:
     def extract(self, model_output: str) -> dict[str, Any]:
         """A whole output: ``{"tools_called", "tool_calls", "content"}`` (vLLM's shape)."""
         events = self.parser.feed(model_output) + self.parser.finish()
+        self.finished = True
         content = "".join(ev.text for ev in events if isinstance(ev, Text))
+        reasoning = "".join(ev.text for ev in events if isinstance(ev, Reasoning))
         starts = {ev.index: ev for ev in events if isinstance(ev, ToolCallStart)}
         calls = [
             {
@@ -138,16 +262,22 @@ class DeltaAdapter:
             for ev in events
             if isinstance(ev, ToolCallEnd)
         ]
-        return {"tools_called": bool(calls), "tool_calls": calls, "content": content or None}
+        return {
+            "tools_called": bool(calls),
+            "tool_calls": calls,
+            "content": content or None,
+            "reasoning": reasoning or None,
+        }
 
 
 # --- vLLM wiring (lazy) ------------------------------------------------------------------
 
 _PARSER_MODULES = (
-    "vllm.tool_parsers.abstract_tool_parser",
+    "vllm.tool_parsers.abstract_tool_parser",  # 0.12 and later
     "vllm.entrypoints.openai.tool_parsers.abstract_tool_parser",
 )
 _PROTOCOL_MODULES = (
+    "vllm.entrypoints.generate.base.protocol",  # 0.33
     "vllm.entrypoints.openai.engine.protocol",
     "vllm.entrypoints.openai.protocol",
 )
@@ -187,45 +317,67 @@ def _make_base() -> tuple[type, Any]:
             "ToolCall",
         ),
     )
+    # vLLM 0.33 builds parsers as cls(tokenizer, tools); earlier ones as cls(tokenizer)
+    base_takes_tools = "tools" in inspect.signature(tool_parser_cls.__init__).parameters
+    # vLLM 0.33 (engine-based streaming) also says whether a reasoning parser runs
+    reads_skip_flag = hasattr(tool_parser_cls, "engine_based_streaming")
+    reasoning_field = (
+        "reasoning" if "reasoning" in getattr(delta_message, "model_fields", {}) else None
+    ) or "reasoning_content"
 
     def to_delta_message(shaped: dict[str, Any] | None) -> Any:
+        """Only the members that are set: vLLM serialises with ``exclude_unset``."""
         if shaped is None:
             return None
-        calls = [
-            delta_tool_call(
-                index=c["index"],
-                id=c.get("id"),
-                type=c.get("type"),
-                function=delta_function_call(**c["function"]),
-            )
-            for c in shaped.get("tool_calls", ())
-        ]
-        if calls:
-            return delta_message(content=shaped.get("content"), tool_calls=calls)
-        return delta_message(content=shaped.get("content"))
+        fields: dict[str, Any] = {}
+        if "reasoning" in shaped:
+            fields[reasoning_field] = shaped["reasoning"]
+        if "content" in shaped:
+            fields["content"] = shaped["content"]
+        if "tool_calls" in shaped:
+            fields["tool_calls"] = [
+                delta_tool_call(
+                    **{k: v for k, v in c.items() if k != "function"},
+                    function=delta_function_call(**c["function"]),
+                )
+                for c in shaped["tool_calls"]
+            ]
+        return delta_message(**fields)
 
     class StreamcallToolParser(tool_parser_cls):  # type: ignore[misc, valid-type]
         """A vLLM tool parser backed by streamcall; ``format_name`` None routes by model."""
 
         format_name: str | None = None
+        engine_based_streaming = True
+        #: set by vLLM 0.33 when no ``--reasoning-parser`` is configured
+        skip_reasoning_parsing = False
 
-        def __init__(self, tokenizer: Any) -> None:
-            super().__init__(tokenizer)
+        def __init__(self, tokenizer: Any, tools: Any = None, *args: Any, **kwargs: Any) -> None:
+            if base_takes_tools:
+                super().__init__(tokenizer, tools)
+            else:
+                super().__init__(tokenizer)
+            self.streamcall_format = (
+                self.format_name if self.format_name is not None else route_tokenizer(tokenizer)
+            )
+            self._tools = tools_as_dicts(tools)
             self._adapter: DeltaAdapter | None = None
 
-        def _model(self, request: Any) -> str | None:
-            name = getattr(self.model_tokenizer, "name_or_path", None)
-            if isinstance(name, str) and name and format_for_model(name):
-                return name
-            model = getattr(request, "model", None)
-            return model if isinstance(model, str) else None
-
-        def _new_adapter(self, request: Any) -> DeltaAdapter:
-            tools = tools_as_dicts(getattr(request, "tools", None))
+        def _new_adapter(self, request: Any, *, streaming: bool) -> DeltaAdapter:
+            tools = tools_as_dicts(getattr(request, "tools", None)) or self._tools
             prefix = f"call_{secrets.token_hex(6)}_"  # unique across requests, as vLLM's ids
-            if self.format_name is not None:
-                return DeltaAdapter(self.format_name, tools=tools, id_prefix=prefix)
-            return DeltaAdapter(model=self._model(request), tools=tools, id_prefix=prefix)
+            reasoning = None
+            if streaming and reads_skip_flag and not self.skip_reasoning_parsing:
+                reasoning = tool_phase_reasoning(self.streamcall_format, request)
+            return DeltaAdapter(
+                self.streamcall_format, tools=tools, id_prefix=prefix, reasoning=reasoning
+            )
+
+        def _sync(self, adapter: DeltaAdapter) -> None:
+            # vLLM's serving layer reads these after the last delta
+            self.prev_tool_call_arr = adapter.prev_tool_call_arr
+            self.streamed_args_for_tool = adapter.streamed_args_for_tool
+            self.current_tool_id = adapter.current_tool_id
 
         def adjust_request(self, request: Any) -> Any:
             request = super().adjust_request(request)
@@ -235,7 +387,9 @@ def _make_base() -> tuple[type, Any]:
             return request
 
         def extract_tool_calls(self, model_output: str, request: Any) -> Any:
-            result = self._new_adapter(request).extract(model_output)
+            if getattr(request, "tool_choice", None) == "none":
+                return extracted(tools_called=False, tool_calls=[], content=model_output)
+            result = self._new_adapter(request, streaming=False).extract(model_output)
             calls = [
                 tool_call(
                     id=c["id"],
@@ -260,14 +414,22 @@ def _make_base() -> tuple[type, Any]:
             delta_token_ids: Sequence[int],
             request: Any,
         ) -> Any:
+            if getattr(request, "tool_choice", None) == "none":
+                return delta_message(content=delta_text) if delta_text else None
             if self._adapter is None:
-                self._adapter = self._new_adapter(request)
+                self._adapter = self._new_adapter(request, streaming=True)
             adapter = self._adapter
             shaped = adapter.delta(delta_text)
-            # vLLM's serving layer reads these after the last delta
-            self.prev_tool_call_arr = adapter.prev_tool_call_arr
-            self.streamed_args_for_tool = adapter.streamed_args_for_tool
-            self.current_tool_id = adapter.current_tool_id
+            self._sync(adapter)
+            return to_delta_message(shaped)
+
+        def finish_streaming(self) -> Any:
+            """vLLM 0.33 calls this once after the last delta (``engine_based_streaming``)."""
+            adapter = self._adapter
+            if adapter is None:
+                return None
+            shaped = adapter.finish()
+            self._sync(adapter)
             return to_delta_message(shaped)
 
     return StreamcallToolParser, manager

@@ -1,0 +1,224 @@
+"""The plugin against vLLM's own parser, through vLLM's own streaming chat generator.
+
+``vllm_peer`` calls vLLM's parsers directly; this goes through all of vLLM's serving code
+(``OpenAIServingChat.create_chat_completion``, its ``Parser.parse_delta``, the chunk
+models and their JSON), driven by the scripted engine of the integration tests
+(``tests/integrations/vllm_harness.py``: a locally trained byte-level BPE tokenizer, one
+token per delta, the output decoded ahead of time so the engine costs nothing per delta
+beyond building vLLM's ``RequestOutput``). The same output is served three ways in one
+run, interleaved: with no tool parser (vLLM's serving cost per delta, for scale), with
+``--tool-call-parser streamcall_<format>`` and with vLLM's ``<format>``. Two figures per
+delta, both CPU time, best of ``REPEAT``: the whole request, and the time inside the tool
+parser's per-delta and end-of-stream calls alone; each with the ratio vLLM ÷ streamcall and
+the growth exponent over the sizes (1.0 is linear, 2.0 quadratic). A parser can cost less
+than no parser at all on the whole request: it holds pieces back and vLLM then sends fewer
+chunks. The streamed calls of both parsers are folded and checked against the arguments
+rendered; a wrong one is marked in the table.
+
+Needs vLLM 0.33 (``scripts/test-vllm`` makes a venv with it); run from the repository::
+
+    VLLM_TARGET_DEVICE=cpu VENV/bin/python -m benchmarks vllm_serving [format ...]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks._util import growth_exponent, table
+from benchmarks.formats import object_args, string_args, tools_for
+from streamcall.formats.registry import parser_class
+
+FORMATS = ("hermes", "llama3_json", "qwen3_coder")
+SIZES = (2048, 8192, 32768)
+REPEAT = 3
+#: the model directory (the tokenizer's name) and the markers made special tokens
+MODELS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "hermes": ("Hermes-3-Llama-3.1-8B", ("<tool_call>", "</tool_call>")),
+    "llama3_json": ("Llama-3.1-8B-Instruct", ("<|python_tag|>", "<|eot_id|>", "<|eom_id|>")),
+    "qwen3_coder": ("Qwen3-Coder-30B-A3B-Instruct", ("<tool_call>", "</tool_call>")),
+    "gemma4": ("gemma-4-31b-it", ("<|tool_call>", "<tool_call|>", '<|"|>')),
+}
+
+
+def available() -> str | None:
+    """None when vLLM 0.33 is importable, else why not."""
+    try:
+        version = importlib.metadata.version("vllm")
+    except importlib.metadata.PackageNotFoundError:
+        return "vllm is not installed (scripts/test-vllm makes a venv with vllm==0.33.0)"
+    if not version.startswith("0.33."):
+        return f"needs vLLM 0.33, found {version}"
+    return None
+
+
+def _harness() -> Any:
+    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "integrations"))
+    import vllm_harness
+
+    return vllm_harness
+
+
+async def _stream(serving: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    result = await serving.create_chat_completion(ChatCompletionRequest(**body))
+    return [json.loads(line[6:-2]) async for line in result if line != "data: [DONE]\n\n"]
+
+
+def _calls(chunks: list[dict[str, Any]]) -> list[Any]:
+    args: dict[int, str] = {}
+    for chunk in chunks:
+        for choice in chunk["choices"]:
+            for call in choice["delta"].get("tool_calls") or []:
+                piece = (call.get("function") or {}).get("arguments") or ""
+                args[call["index"]] = args.get(call["index"], "") + piece
+    return [json.loads(a) for _, a in sorted(args.items())]
+
+
+class _ParserClock:
+    """CPU time spent inside a tool parser class's per-delta and end-of-stream methods
+    (the two clock reads per call, well under a microsecond, are counted in)."""
+
+    def __init__(self, cls: type) -> None:
+        self.total = 0.0
+        for name in ("extract_tool_calls_streaming", "finish_streaming"):
+            method = getattr(cls, name, None)
+            if method is not None:
+                setattr(cls, name, self._timed(method))
+
+    def _timed(self, method: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.total += time.process_time() - start
+
+        return timed
+
+
+def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
+    h = _harness()
+    from vllm.tool_parsers import ToolParserManager
+
+    model, specials = MODELS[fmt]
+    args_list = [string_args(n) if shape == "str" else object_args(n) for n in SIZES]
+    texts = [parser_class(fmt).render([("f", args)]) for args in args_list]
+    directory = h.make_tokenizer(root / f"{fmt}-{shape}" / model, specials, texts)
+    engine = h.ScriptedEngine(h.ModelConfig(str(directory), str(directory)))
+    engine.tokens_per_delta = 1
+    servings = {
+        "none": h.make_serving(engine, tool_parser=None),
+        "streamcall": h.make_serving(engine, tool_parser=f"streamcall_{fmt}"),
+        "vllm": h.make_serving(engine, tool_parser=fmt),
+    }
+    clocks = {
+        "streamcall": _ParserClock(ToolParserManager.get_tool_parser(f"streamcall_{fmt}")),
+        "vllm": _ParserClock(ToolParserManager.get_tool_parser(fmt)),
+    }
+    totals: dict[str, list[float]] = {"streamcall": [], "vllm": []}
+    inside: dict[str, list[float]] = {"streamcall": [], "vllm": []}
+    rows: list[list[object]] = []
+    for size, text, args in zip(SIZES, texts, args_list, strict=True):
+        engine.text = text
+        deltas = len(engine.output_token_ids())
+        body = {
+            "model": str(directory),
+            "messages": [{"role": "user", "content": "go"}],
+            "tools": tools_for(args),
+            "stream": True,
+        }
+        wrong = [
+            name
+            for name in ("streamcall", "vllm")
+            if _calls(asyncio.run(_stream(servings[name], body))) != [args]
+        ]
+        best = dict.fromkeys(servings, float("inf"))
+        best_inside = dict.fromkeys(clocks, float("inf"))
+        for _ in range(REPEAT):  # interleaved: one run of each per round
+            for name, serving in servings.items():
+                # no tool parser: the same text with no tools (vLLM refuses tools there)
+                request = body if name != "none" else {**body, "tools": None}
+                if name in clocks:
+                    clocks[name].total = 0.0
+                start = time.process_time()
+                asyncio.run(_stream(serving, request))
+                best[name] = min(best[name], time.process_time() - start)
+                if name in clocks:
+                    best_inside[name] = min(best_inside[name], clocks[name].total)
+        for name in totals:
+            totals[name].append(best[name])
+            inside[name].append(best_inside[name])
+        us = {k: v / deltas * 1e6 for k, v in best.items()}
+        us_in = {k: v / deltas * 1e6 for k, v in best_inside.items()}
+        rows.append(
+            [
+                f"{fmt} {shape} {size // 1024} KB" + "".join(f" ({w}: wrong args)" for w in wrong),
+                deltas,
+                us["none"],
+                us["streamcall"],
+                us["vllm"],
+                best["vllm"] / best["streamcall"],
+                us_in["streamcall"],
+                us_in["vllm"],
+                best_inside["vllm"] / best_inside["streamcall"],
+            ]
+        )
+    rows.append(
+        [
+            f"{fmt} {shape}: growth exponent",
+            "",
+            "",
+            growth_exponent(SIZES, totals["streamcall"]),
+            growth_exponent(SIZES, totals["vllm"]),
+            "",
+            growth_exponent(SIZES, inside["streamcall"]),
+            growth_exponent(SIZES, inside["vllm"]),
+            "",
+        ]
+    )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    why = available()
+    if why is not None:
+        print(f"vllm_serving: skipped: {why}")
+        return
+    names = argv or list(FORMATS)
+    rows: list[list[object]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fmt in names:
+            for shape in ("str", "obj"):
+                rows.extend(measure(fmt, shape, Path(tmp)))
+    print(
+        "through vLLM's streaming chat generator, 1 token per delta; µs per delta, best of "
+        f"{REPEAT}. Whole request (CPU time): vLLM serving with no tool parser, with "
+        "streamcall_<format>, with vLLM's <format>, and the ratio vLLM ÷ streamcall. Inside "
+        "the parser (CPU time in its per-delta and end-of-stream calls): the same."
+    )
+    print(
+        table(
+            [
+                "output",
+                "deltas",
+                "no parser",
+                "streamcall",
+                "vLLM",
+                "ratio",
+                "parser: streamcall",
+                "parser: vLLM",
+                "ratio",
+            ],
+            rows,
+        )
+    )

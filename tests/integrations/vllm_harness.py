@@ -1,0 +1,284 @@
+"""Real vLLM serving code around a scripted engine: the harness of test_vllm_real.py.
+
+What is real: vLLM's ``OpenAIServingChat`` (request parsing, ``adjust_request``, the
+effective ``chat_template_kwargs``, its streaming generator and its non-streaming path),
+its ``HfRenderer``/``OnlineRenderer`` (the chat template is rendered), its tokenizer
+loader, its parser manager and its tool and reasoning parsers. What is not: the engine.
+``ScriptedEngine.generate`` turns a scripted model output into the ``RequestOutput``s a
+real engine would stream (delta output kind), ``tokens_per_delta`` tokens at a time,
+decoding the text incrementally with the request's ``skip_special_tokens`` and holding back
+a UTF-8 character cut between two tokens, as vLLM's detokenizer does.
+
+No tokenizer can be downloaded here, so ``make_tokenizer`` trains a small byte-level BPE
+(the ``tokenizers`` package) on the scripted outputs, with the model family's markers as
+special tokens, and saves it with a chat template into a directory named like the model
+(vLLM reports that path as the tokenizer's ``name_or_path``). Real checkpoints tokenize
+differently; what matters here is that markers are single special tokens, text is split
+into multi-character tokens, and some tokens cut a UTF-8 character in two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from unittest.mock import MagicMock
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from transformers import PreTrainedTokenizerFast
+from vllm.config import MultiModalConfig
+from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+from vllm.entrypoints.openai.chat_completion.serving import OpenAIServingChat
+from vllm.entrypoints.openai.models.serving import (
+    BaseModelPath,
+    OpenAIServingModels,
+)
+from vllm.outputs import CompletionOutput, RequestOutput
+from vllm.renderers.hf import HfRenderer
+from vllm.renderers.online_renderer import OnlineRenderer
+from vllm.sampling_params import RequestOutputKind
+from vllm.tokenizers.registry import cached_tokenizer_from_config
+from vllm.v1.engine.async_llm import AsyncLLM
+
+import streamcall.integrations.streamcall_vllm_plugin as plugin
+
+#: the file ``vllm serve --tool-parser-plugin`` is given
+PLUGIN_FILE = plugin.__file__
+
+CHATML = (
+    "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n"
+    "{% if enable_thinking is defined and not enable_thinking %}<think>\n\n</think>\n\n"
+    "{% endif %}{% endif %}"
+)
+
+
+def make_tokenizer(
+    directory: Path, specials: Iterable[str], corpus: Iterable[str], chat_template: str = CHATML
+) -> Path:
+    """Train and save a byte-level BPE tokenizer; ``directory``'s name is the model's."""
+    specials = list(dict.fromkeys(["<|im_start|>", "<|im_end|>", *specials]))
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=600,
+        special_tokens=specials,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator([*corpus, "user assistant system Hello"], trainer)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, eos_token="<|im_end|>", additional_special_tokens=specials
+    )
+    fast.chat_template = chat_template
+    directory.mkdir(parents=True, exist_ok=True)
+    fast.save_pretrained(str(directory))
+    # a config.json vLLM's loader can read (it looks for one beside the tokenizer)
+    (directory / "config.json").write_text(json.dumps({"model_type": "gpt2"}))
+    return directory
+
+
+@dataclass
+class _HFConfig:
+    model_type: str = "any"
+
+
+@dataclass
+class ModelConfig:
+    """The members of vLLM's ``ModelConfig`` the serving code reads."""
+
+    model: str
+    tokenizer: str
+    max_model_len: int = 1 << 16
+    task: str = "generate"
+    runner_type: str = "generate"
+    trust_remote_code: bool = False
+    tokenizer_mode: str = "auto"
+    revision: str | None = None
+    code_revision: str | None = None
+    tokenizer_revision: str | None = None
+    multimodal_config: MultiModalConfig = field(default_factory=MultiModalConfig)
+    hf_config: _HFConfig = field(default_factory=_HFConfig)
+    hf_text_config: _HFConfig = field(default_factory=_HFConfig)
+    logits_processors: list[str] | None = None
+    allowed_local_media_path: str = ""
+    allowed_media_domains: list[str] | None = None
+    encoder_config: Any = None
+    generation_config: str = "auto"
+    override_generation_config: dict[str, Any] = field(default_factory=dict)
+    media_io_kwargs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    skip_tokenizer_init: bool = False
+    is_encoder_decoder: bool = False
+    is_multimodal_model: bool = False
+    supports_multimodal_inputs: bool = False
+    renderer_num_workers: int = 1
+    enable_prompt_embeds: bool = False
+
+    def get_diff_sampling_param(self) -> dict[str, Any]:
+        return {}
+
+    def get_vocab_size(self) -> int:
+        return 1 << 16
+
+
+@dataclass
+class _ParallelConfig:
+    _api_process_rank: int = 0
+
+
+@dataclass
+class _VllmConfig:
+    model_config: ModelConfig
+    parallel_config: _ParallelConfig = field(default_factory=_ParallelConfig)
+
+
+class ScriptedEngine:
+    """An engine client whose model writes ``script.text`` (set before each request)."""
+
+    def __init__(self, model_config: ModelConfig) -> None:
+        self.mock = MagicMock(spec=AsyncLLM)
+        self.mock.errored = False
+        self.mock.model_config = model_config
+        self.mock.input_processor = MagicMock()
+        tokenizer = cached_tokenizer_from_config(model_config)
+        self.tokenizer = tokenizer
+        self.mock.renderer = HfRenderer(_VllmConfig(model_config), tokenizer)
+        self.mock.generate = self.generate
+        self.text = ""
+        self.tokens_per_delta = 1
+        self.max_tokens: int | None = None  # cut the output here, finish_reason "length"
+        self.sampling_params: Any = None  # what vLLM sent with the last request
+        self.prompt_token_ids: list[int] = []
+        self._ids: dict[str, list[int]] = {}
+        self._deltas: dict[tuple[tuple[int, ...], int, bool], list[tuple[str, list[int]]]] = {}
+
+    def output_token_ids(self) -> list[int]:
+        ids: list[int] = self.tokenizer.encode(self.text, add_special_tokens=False)
+        return ids
+
+    def deltas(self, ids: list[int], n: int, skip: bool) -> list[tuple[str, list[int]]]:
+        """``(text, token_ids)`` per delta of ``n`` tokens, decoded incrementally as vLLM's
+        detokenizer does: a window from the previous delta's tokens on, and text that
+        ends in a cut UTF-8 character held until the character is complete."""
+        key = (tuple(ids), n, skip)
+        cached = self._deltas.get(key)
+        if cached is not None:
+            return cached
+        out: list[tuple[str, list[int]]] = []
+        prefix = read = 0
+        for start in range(0, len(ids), n):
+            end = min(start + n, len(ids))
+            before = self.tokenizer.decode(ids[prefix:read], skip_special_tokens=skip)
+            text = self.tokenizer.decode(ids[prefix:end], skip_special_tokens=skip)
+            delta = ""
+            if len(text) > len(before) and (not text.endswith("\ufffd") or end == len(ids)):
+                delta = text[len(before) :]
+                prefix, read = read, end
+            out.append((delta, ids[start:end]))
+        self._deltas[key] = out
+        return out
+
+    async def generate(self, engine_input: Any, sampling_params: Any, request_id: str, **kw: Any):  # type: ignore[no-untyped-def]
+        self.sampling_params = sampling_params
+        prompt_ids = list(engine_input.get("prompt_token_ids") or [])
+        self.prompt_token_ids = prompt_ids
+        ids = self._ids.get(self.text)
+        if ids is None:
+            ids = self._ids[self.text] = self.output_token_ids()
+        finish = "stop"
+        if self.max_tokens is not None and len(ids) > self.max_tokens:
+            ids, finish = ids[: self.max_tokens], "length"
+        # streaming asks for deltas; the non-streaming path for the final output only
+        kind = sampling_params.output_kind
+        assert kind in (RequestOutputKind.DELTA, RequestOutputKind.FINAL_ONLY), kind
+        n = self.tokens_per_delta if kind == RequestOutputKind.DELTA else max(len(ids), 1)
+        deltas = self.deltas(ids, n, sampling_params.skip_special_tokens)
+        for i, (text, token_ids) in enumerate(deltas):
+            last = i == len(deltas) - 1
+            yield RequestOutput(
+                request_id=request_id,
+                prompt=None,
+                prompt_token_ids=prompt_ids,
+                prompt_logprobs=None,
+                outputs=[
+                    CompletionOutput(
+                        index=0,
+                        text=text,
+                        token_ids=token_ids,
+                        cumulative_logprob=None,
+                        logprobs=None,
+                        finish_reason=finish if last else None,
+                    )
+                ],
+                finished=last,
+            )
+            await asyncio.sleep(0)
+
+
+def make_serving(
+    engine: ScriptedEngine,
+    *,
+    tool_parser: str | None,
+    reasoning_parser: str = "",
+    served_name: str | None = None,
+    default_chat_template_kwargs: dict[str, Any] | None = None,
+) -> OpenAIServingChat:
+    """vLLM's chat serving object, built as ``vllm serve`` builds it."""
+    config = engine.mock.model_config
+    name = served_name or config.model
+    models_ = OpenAIServingModels(
+        engine_client=engine.mock,
+        base_model_paths=[BaseModelPath(name=name, model_path=config.model)],
+    )
+    renderer = OnlineRenderer(
+        model_config=config,
+        renderer=engine.mock.renderer,
+        request_logger=None,
+        chat_template=None,
+        chat_template_content_format="auto",
+        enable_auto_tools=tool_parser is not None,
+        tool_parser=tool_parser,
+        reasoning_parser=reasoning_parser or None,
+        default_chat_template_kwargs=default_chat_template_kwargs,
+    )
+    return OpenAIServingChat(
+        engine.mock,
+        models_,
+        response_role="assistant",
+        online_renderer=renderer,
+        chat_template=None,
+        chat_template_content_format="auto",
+        request_logger=None,
+        reasoning_parser=reasoning_parser,
+        tool_parser=tool_parser,
+        enable_auto_tools=tool_parser is not None,
+        default_chat_template_kwargs=default_chat_template_kwargs,
+    )
+
+
+async def _chat(serving: OpenAIServingChat, body: dict[str, Any]) -> Any:
+    request = ChatCompletionRequest(**body)
+    result = await serving.create_chat_completion(request)
+    if not body.get("stream"):
+        return json.loads(result.model_dump_json())  # type: ignore[union-attr]
+    chunks: list[dict[str, Any]] = []
+    assert not hasattr(result, "error"), result
+    async for line in result:  # type: ignore[union-attr]
+        assert line.startswith("data: ") and line.endswith("\n\n"), line
+        payload = line[len("data: ") : -2]
+        if payload != "[DONE]":
+            chunks.append(json.loads(payload))
+    return chunks
+
+
+def chat(serving: OpenAIServingChat, body: dict[str, Any]) -> Any:
+    """One request through vLLM's serving code: the SSE chunks, or the response body."""
+    return asyncio.run(_chat(serving, body))
