@@ -102,6 +102,10 @@ value streams the section's text as a string (character data is text: ``<![CDATA
 section is unwrapped; a section later in a value is text. ``feed``'s shortcuts never take
 such a value (its ``<`` is a terminator's first character), so they need no change.
 
+With ``TEXT_REGION`` (Seed-OSS), an opener found in text starts mode REGION: text, released
+as it comes (a cut closer held back), up to the closer; calls written there are drafts,
+not calls. Whitespace after a block that a region follows is text.
+
 With ``JSON_ARGS`` (DSML), a call whose body starts, after blanks, with ``{`` where its
 first parameter would open has that JSON object for arguments (``<｜DSML｜invoke
 name="f">{"k": 1}</｜DSML｜invoke>``, as SGLang reads it): mode ARGS streams it verbatim
@@ -141,6 +145,8 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=
 _TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 6, 7
 #: a call's body read as one JSON object (``JSON_ARGS``), and what may follow it
 _ARGS, _AFTER_ARGS = 8, 9
+#: inside a ``TEXT_REGION``: text, up to its closer
+_REGION = 10
 # value plans
 STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
 # value sub-states
@@ -421,6 +427,10 @@ class XmlParamsParser(ToolParser):
     #: a call whose body starts with ``{`` instead of a parameter has that JSON object
     #: for arguments, streamed verbatim (DSML)
     JSON_ARGS: ClassVar[bool] = False
+    #: ``(opener, closer)`` of a span of text in which no call is read (Seed-OSS's
+    #: ``<seed:think>…</seed:think>``: the model drafts calls there); the span, markers
+    #: included, is text, and an unclosed one lasts to the end of the stream
+    TEXT_REGION: ClassVar[tuple[str, str] | None] = None
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -463,6 +473,10 @@ class XmlParamsParser(ToolParser):
             starts.append(self._stem or self.BLOCK_OPEN)
         if self.BLOCK_OPEN is None or self.BARE_CALLS:
             starts.extend(self.CALL_OPEN)
+        region = self.TEXT_REGION
+        if region is not None:
+            starts.append(region[0])
+            self._region_finder = MarkerFinder((region[1],))
         self._text_finder = MarkerFinder(starts)
 
     def _setup_markers(self) -> None:
@@ -671,6 +685,11 @@ class XmlParamsParser(ToolParser):
                 pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
                 if marker is None:
                     return pos
+                if self.TEXT_REGION is not None and marker == self.TEXT_REGION[0]:
+                    # blanks after a block stay text: no block follows them
+                    out.append(Text("".join(blanks) + marker if blanks else marker))
+                    self._mode = _REGION
+                    continue
                 self._raw = [marker]
                 if marker == self._stem:
                     # blanks after a block, dropped as a gap because a stem followed
@@ -822,6 +841,18 @@ class XmlParamsParser(ToolParser):
                 pos = self._json_args(buf, pos, out, final)
                 if pos < 0:
                     return -pos - 1
+            elif mode == _REGION:
+                finder = self._region_finder
+                end, resume, marker = (
+                    finder.find_final(buf, pos) if final else finder.find(buf, pos)
+                )
+                if marker is None:
+                    if end > pos:
+                        out.append(Text(buf[pos:end]))
+                    return end  # a cut closer is held
+                out.append(Text(buf[pos:resume]))
+                self._mode = _TEXT
+                pos = resume
             elif mode == _KEY:
                 m = self.PARAM_HEADER.match(buf, pos)
                 if m is None:
