@@ -8,12 +8,16 @@ Grammar (class attributes choose the block markup)::
     calls  := call (ws* ','? ws* call)* (ws* ',')?              # ws may be a newline (olmo3)
     call   := NAME ws* '(' ( arg (',' arg)* ','? )? ')'         # NAME := ident ('.' ident)*
     arg    := IDENT '=' value | value                           # a positional value: below
-    value  := string | number | True | False | None             # + true/false/null when
-            | '[' values ']' | '(' values ')'                   #   JSON_LITERALS (olmo3)
+    value  := string | number | True | False | None             # and JSON's
+            | true | false | null                               #   literals too
+            | '[' values ']' | '(' values ')'
             | '{' (key ':' value (',' key ':' value)*)? '}'     # dict
             | '{' values '}'                                    # set
 
-Conversion to JSON: ``True``/``False``/``None`` become ``true``/``false``/``null``; lists,
+Conversion to JSON: ``True``/``False``/``None`` become ``true``/``false``/``null``, and
+JSON's own ``true``/``false``/``null`` are read as the same literals (models trained on
+JSON write ``on=false``; in Python they would be unknown names, so nothing valid is read
+differently); lists,
 tuples and sets become arrays (``(x)`` without a comma is read as a one-element array);
 dict keys that are numbers, booleans or ``None`` become strings, as ``json.dumps`` writes
 them. Numbers: a JSON number is kept as written (``1e999`` too); otherwise Python's
@@ -101,7 +105,14 @@ _PY_NUMBER = re.compile(
 )
 _DECIMAL_INT = re.compile(r"-?\d+")
 _PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
-_LITERALS = {"True": "true", "False": "false", "None": "null"}
+_LITERALS = {
+    "True": "true",
+    "False": "false",
+    "None": "null",
+    "true": "true",
+    "false": "false",
+    "null": "null",
+}
 # ``feed``'s member shortcut reads the common members of a call with about one regex per
 # chunk. A common member is a plain ASCII keyword, '=', a bare scalar or a short string with
 # no backslash (and no surrogate) in it, and the ',' after it. A regex reads what is left of
@@ -266,8 +277,6 @@ class PythonicCallsParser(ToolParser):
     END: ClassVar[str | None] = None
     #: a '[' at the very start of the output (after whitespace) opens a block
     LIST_AT_START: ClassVar[bool] = False
-    #: JSON's true/false/null are accepted as well as Python's True/False/None
-    JSON_LITERALS: ClassVar[bool] = False
     #: the calls must be the whole output (no START markers): text around them is text
     WHOLE_OUTPUT: ClassVar[bool] = False
     #: a block opened by START whose first call is a JSON object (``[{"name": ...,
@@ -396,8 +405,6 @@ class PythonicCallsParser(ToolParser):
         lit = _LITERALS.get(tok)
         if lit is not None:
             return lit
-        if self.JSON_LITERALS and tok in ("true", "false", "null"):
-            return tok
         if _JSON_NUMBER.fullmatch(tok):
             return tok
         if not _PY_NUMBER.fullmatch(tok):
