@@ -59,7 +59,10 @@ What it holds back: a partial START or END marker; the header until its ``(`` (a
 terminator (scanned once: the scan offset is remembered); inside a string a cut escape
 (at most ``\\N{`` plus 100 characters) or a high surrogate escape, and a candidate closing
 quote with the text the check above needs. Malformed input in a call closes its JSON and
-ends it ``incomplete``; the rest is text. A block that breaks before its first call is
+ends it ``incomplete``; the rest is text. A call whose ``)`` was read is complete only once
+what follows proves it ended: a ``,``, the next call's head, END, or the list's ``]`` where
+no END follows it (no END, or ``END_OPTIONAL``); junk or the end of the stream first end it
+``incomplete``, its arguments whole. A block that breaks before its first call is
 released as text, whole. The shortcuts below hold back nothing more.
 
 Shortcuts (``feed``, while a call's arguments stream; the general path is ``_args``): a
@@ -283,6 +286,9 @@ class PythonicCallsParser(ToolParser):
     #: "arguments": {...}}]``) is read by the JSON-call engine (LFM2 writes JSON calls
     #: when its system prompt asks for them)
     JSON_BODY: ClassVar[bool] = False
+    #: after the list's ``]`` the END marker may be left out (Llama 4): the ``]`` then
+    #: completes the last call; otherwise only END does
+    END_OPTIONAL: ClassVar[bool] = False
     MAX_HEAD: ClassVar[int] = 256
 
     # The shortcuts of ``feed`` (a test switches them off on an instance to compare them
@@ -303,6 +309,8 @@ class PythonicCallsParser(ToolParser):
         self._block_calls = 0
         self._sep = False
         self._json: _JsonBody | None = None
+        # A call whose ')' was read, waiting for what proves it ended: (index, arguments)
+        self._closed: tuple[int, str] | None = None
         self._new_call()
 
     def _new_call(self) -> None:
@@ -427,7 +435,10 @@ class PythonicCallsParser(ToolParser):
         if incomplete:
             self._emit_closing(out)
         self._flush(out)
-        self._end_call(out, self._index, "".join(self._parts), incomplete)
+        if incomplete:
+            self._end_call(out, self._index, "".join(self._parts), True)
+        else:  # its ')': complete once what follows proves it ended (``_settle``)
+            self._closed = (self._index, "".join(self._parts))
         self._block_calls += 1
         self._raw = []
         self._sep = False
@@ -454,6 +465,14 @@ class PythonicCallsParser(ToolParser):
         tail.extend(_JSON_CLOSER[k] for k in reversed(self._kinds))
         self._kinds = []
         self._emit(out, "".join(tail))
+
+    def _settle(self, out: list[Event], complete: bool) -> None:
+        """End the call whose ')' was read: complete if a separator, the next call, the
+        list's end (where END may be left out) or END followed it; else incomplete."""
+        if self._closed is not None:
+            index, arguments = self._closed
+            self._closed = None
+            self._end_call(out, index, arguments, not complete)
 
     def _broken(self, out: list[Event], pos: int) -> int:
         """Malformed markup inside a call: close it; the rest is text."""
@@ -722,12 +741,14 @@ class PythonicCallsParser(ToolParser):
                 self._mode = _TEXT
                 self._block_ended()
                 if buf.startswith(end_marker, pos):
+                    self._settle(out, True)
                     pos += len(end_marker)
                 elif not final and end_marker.startswith(buf[pos:]):
                     self._mode = _AFTER_LIST
                     self._gap = None
                     return pos
                 else:  # no end marker: the whitespace is the gap after the block
+                    self._settle(out, False)
                     gap = self._gap
                     assert gap is not None
                     gap.extend(self._raw)
@@ -747,6 +768,7 @@ class PythonicCallsParser(ToolParser):
 
     def _end_block(self, out: list[Event]) -> None:
         """The block ends here without its closing markup: what it held back is text."""
+        self._settle(out, False)
         if self._raw:
             out.append(Text("".join(self._raw)))
             self._raw = []
@@ -769,7 +791,7 @@ class PythonicCallsParser(ToolParser):
             return ws + 1
         if c == "]" and self._bracketed and self._block_calls:  # '[f(), ]'
             self._raw.append(buf[pos : ws + 1])
-            return self._list_closed(ws + 1)
+            return self._list_closed(out, ws + 1)
         if c == "{" and self.JSON_BODY and self._block_calls == 0:
             self._raw.append(buf[pos:ws])
             body = _JsonBody(self.tools, id_prefix=self.id_prefix)
@@ -781,6 +803,7 @@ class PythonicCallsParser(ToolParser):
             self._mode = _JSON
             return ws
         if end_marker is not None and self._block_calls and buf.startswith(end_marker, ws):
+            self._settle(out, True)
             self._raw = []
             self._mode = _TEXT
             self._block_ended()
@@ -794,6 +817,7 @@ class PythonicCallsParser(ToolParser):
                 return -(pos + 1)
             self._end_block(out)
             return pos
+        self._settle(out, True)  # the next call: the last one ended
         self._raw = []
         self._new_call()
         name = m.group(1)
@@ -806,10 +830,12 @@ class PythonicCallsParser(ToolParser):
         self._mode = _ARGS
         return m.end()
 
-    def _list_closed(self, pos: int) -> int:
+    def _list_closed(self, out: list[Event], pos: int) -> int:
         # The ']' (and the blanks before it) close a block that has calls: markup, never
         # text, whether or not an end marker follows.
         self._raw = []
+        if self.END is None or self.END_OPTIONAL:
+            self._settle(out, True)
         if self.END is None:
             self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
         else:
@@ -825,14 +851,16 @@ class PythonicCallsParser(ToolParser):
         c = buf[ws]
         end_marker = self.END
         if c == "," and not self._sep:
+            self._settle(out, True)  # a separator: the call before it ended
             self._sep = True
             self._raw.append(buf[pos : ws + 1])
             return ws + 1
         if c == "]" and self._bracketed:
             self._raw.append(buf[pos : ws + 1])
-            return self._list_closed(ws + 1)
+            return self._list_closed(out, ws + 1)
         if end_marker is not None:
             if buf.startswith(end_marker, ws):
+                self._settle(out, True)
                 self._raw = []
                 self._mode = _TEXT
                 self._block_ended()
@@ -1108,6 +1136,7 @@ class PythonicCallsParser(ToolParser):
             if rest:
                 out.append(Text(rest))
             return
+        self._settle(out, False)  # a call whose closer never came
         if mode in (_HEAD, _BETWEEN):
             text = "".join(self._raw) + rest
             if text:

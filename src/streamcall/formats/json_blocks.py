@@ -139,6 +139,7 @@ class GigaChat3Parser(JsonCallsParser):
         "<|function_call|>",
     )
     END = "</s>"
+    END_OPTIONAL = True  # the end-of-sequence token, which servers strip
     ARRAY = False
 
     @classmethod

@@ -55,6 +55,7 @@ class LlamaFourPythonicParser(PythonicCallsParser):
     )
     START = ("<|python_start|>",)
     END = "<|python_end|>"
+    END_OPTIONAL = True
     LIST_AT_START = True
 
     @classmethod
