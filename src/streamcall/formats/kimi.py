@@ -46,7 +46,8 @@ class KimiK2Parser(HeaderJsonParser):
         "keeps the last segment); a header with an id "
         "that is not NAME:IDX is left as text instead of being dropped; with several tools "
         "a bare counter id is not resolved by guessing from argument keys (that needs the "
-        "whole arguments before the name), the call is text."
+        "whole arguments before the name), the call is text; text after the section is "
+        "kept as content (vLLM's one-shot path returns only the text before it)."
     )
     SECTION_START = (SECTION_BEGIN, "<|tool_call_section_begin|>")
     SECTION_END = SECTION_END

@@ -31,7 +31,9 @@ class OlmoThreeParser(PythonicCallsParser):
         "Streams the arguments as JSON deltas while they are written with an incremental "
         "literal scanner (vLLM ast.parses the repaired block on every delta). Compact JSON. "
         "A call with a value vLLM cannot convert (b'z', 1e999) is kept instead of dropped. "
-        "Positional arguments are named from the schema, or '_0', '_1', ..."
+        "Positional arguments are named from the schema, or '_0', '_1', ... Text around "
+        "the <function_calls> block is kept as content (vLLM returns none once a call is "
+        "made)."
     )
     START = ("<function_calls>",)
     END = "</function_calls>"
