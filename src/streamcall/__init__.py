@@ -44,6 +44,7 @@ from streamcall.reasoning import (
     reasoning_formats,
     reasoning_parser,
 )
+from streamcall.reasoning.switches import prompt_opened_for, thinking_requested
 
 # --- syntax layer: partial JSON, and the UI layer -----------------------------------------
 # isort: split
@@ -111,9 +112,11 @@ __all__ = [
     "parse_output",
     "parse_partial_json",
     "parse_tool_calls",
+    "prompt_opened_for",
     "reasoning_format_for_model",
     "reasoning_formats",
     "reasoning_parser",
     "repair_json",
+    "thinking_requested",
     "tool_parser",
 ]

@@ -44,6 +44,8 @@ from streamcall.events import (
 __all__ = ["CLIError", "event_json", "main"]
 
 PROG = "streamcall"
+API_KEY_ENV = "STREAMCALL_API_KEY"
+CLIENT_KEY_ENV = "STREAMCALL_CLIENT_KEY"
 _SSE_PREFIXES = (b"data:", b"event:", b"id:", b"retry:", b": ", b":\n")
 
 
@@ -95,6 +97,8 @@ class _Fold:
     finish_reason: str | None = None
     usage: dict[str, Any] | None = None
     errors: list[dict[str, Any]] = field(default_factory=list)
+    #: an SSE stream that ended with neither a finish_reason nor [DONE]
+    cut: bool = False
 
     def add(self, ev: Event) -> None:
         if isinstance(ev, Text):
@@ -125,7 +129,9 @@ class _Fold:
             for _, c in sorted(self.calls.items())
         ]
         reason = self.finish_reason
-        if reason is None or (reason == "stop" and calls):
+        if reason == "stop" and calls:
+            reason = "tool_calls"
+        elif reason is None and not self.cut:  # model text has no finish of its own
             reason = "tool_calls" if calls else "stop"
         out: dict[str, Any] = {
             "role": "assistant",
@@ -231,16 +237,29 @@ def looks_like_sse(data: bytes) -> bool:
 
 def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
     fmt, model, reasoning = args.format, args.model, args.reasoning
+    thinking = {"on": True, "off": False}.get(args.thinking or "")
+    if fmt is None and model is None:
+        what = "delta.content" if sse else "the text"
+        _note(
+            f"no --format or --model: {what} passes through unparsed"
+            + (" (only --reasoning is applied)" if reasoning else "")
+            + "; choose a tool-call format with --format NAME, or route one from the model "
+            "id with --model ID (see `streamcall formats`)"
+        )
     try:
         if sse:
             from streamcall.stream import StreamParser
 
-            return StreamParser(fmt, model=model, tools=tools, reasoning=reasoning)
+            return StreamParser(
+                fmt, model=model, tools=tools, reasoning=reasoning, thinking=thinking
+            )
         if fmt is None and model is None and reasoning is None:
             return _TextFeeder(None)
         from streamcall.output import output_parser
 
-        parser = output_parser(model, tools=tools, tool_format=fmt, reasoning_format=reasoning)
+        parser = output_parser(
+            model, tools=tools, tool_format=fmt, reasoning_format=reasoning, thinking=thinking
+        )
         if parser.tool_format is None and parser.reasoning_format is None and fmt != "none":
             _note(
                 f"no tool-call or reasoning format is known for model {model!r}; the text "
@@ -329,6 +348,16 @@ def _cmd_parse(args: argparse.Namespace) -> int:
             if delay:
                 time.sleep(delay)
         events = feeder.finish()
+        if getattr(feeder, "ended_early", False):
+            fold.cut = True
+            events.append(
+                StreamError(
+                    "the stream ended early: no finish_reason and no [DONE] (a cut capture, "
+                    "or a server that died mid-answer)",
+                    "end of stream",
+                    "",
+                )
+            )
         for ev in events:
             fold.add(ev)
         sink.events(events)
@@ -492,7 +521,7 @@ def _make_sink(args: argparse.Namespace, live: bool) -> _Sink:
         try:
             import rich  # noqa: F401
         except ImportError:
-            _note("rich is not installed (pip install 'streamcall[cli]'): plain live output")
+            _note("rich is not installed (pip install -e '.[cli]'): plain live output")
             return _PlainLiveSink(sys.stdout)
         return _RichLiveSink()
     if args.message:
@@ -562,17 +591,23 @@ def _cmd_formats(args: argparse.Namespace) -> int:
     width = max((len(r["name"]) for r in tool_rows), default=4)
     for r in tool_rows:
         alias = f" (= {r['canonical']})" if r["canonical"] != r["name"] else ""
-        routes = ", ".join(r["routes"]) or "-"
+        routes = _routes_text(r["routes"], f"--format {r['name']}")
         lines.append(f"  {r['name']:<{width}}  {r['family']}{alias}")
-        lines.append(f"  {'':<{width}}  model ids containing: {routes}")
+        lines.append(f"  {'':<{width}}  {routes}")
     lines.append("")
     lines.append("Reasoning formats (--reasoning NAME):")
     width = max((len(r["name"]) for r in reasoning_rows), default=4)
     for r in reasoning_rows:
-        routes = ", ".join(r["routes"]) or "-"
-        lines.append(f"  {r['name']:<{width}}  model ids containing: {routes}")
+        routes = _routes_text(r["routes"], f"--reasoning {r['name']}")
+        lines.append(f"  {r['name']:<{width}}  {routes}")
     _write("\n".join(lines) + "\n")
     return 0
+
+
+def _routes_text(routes: list[str], option: str) -> str:
+    if routes:
+        return "model ids containing: " + ", ".join(routes)
+    return f"no routing: no model id picks it; give {option}"
 
 
 def _cmd_examples(args: argparse.Namespace) -> int:
@@ -610,7 +645,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CLIError(
             f"`streamcall serve` needs the server extra ({exc.name} is missing): "
-            "pip install 'streamcall[server]'",
+            "pip install -e '.[server]' (from a clone of streamcall)",
             code=1,
         ) from None
     from streamcall.server import ServerConfig, run
@@ -626,6 +661,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise CLIError(
             "--workers needs --upstream (the built-in replay upstream runs in one process)"
         )
+    client_keys = list(args.client_key or [])
+    if not client_keys and os.environ.get(CLIENT_KEY_ENV):
+        client_keys = [os.environ[CLIENT_KEY_ENV]]
+    if any(not k.strip() for k in client_keys):
+        raise CLIError("--client-key must not be empty")
     config = ServerConfig(
         upstream=args.upstream,
         format=args.format,
@@ -633,6 +673,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         api_key=args.api_key,
         timeout=args.timeout,
         replay_delay=args.replay_delay,
+        upstream_tools=args.upstream_tools,
+        client_keys=client_keys,
+        max_body=parse_size(args.max_body, "--max-body"),
     )
     try:
         run(config, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level)
@@ -641,6 +684,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", 1
         ) from None
     return 0
+
+
+_SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "m": 1 << 20, "mb": 1 << 20}
+_SIZE_UNITS |= {"g": 1 << 30, "gb": 1 << 30, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30}
+
+
+def parse_size(text: str, option: str) -> int:
+    """``16MB``, ``512kb``, ``1048576``: a byte count (K, M and G are powers of 1024)."""
+    import re
+
+    found = re.fullmatch(r"\s*(\d+)\s*([a-zA-Z]*)\s*", text)
+    unit = _SIZE_UNITS.get(found.group(2).lower()) if found else None
+    if found is None or unit is None or int(found.group(1)) == 0:
+        raise CLIError(f"{option} must be a positive size such as 16MB, 512KB or 1048576: {text!r}")
+    return int(found.group(1)) * unit
 
 
 # --- bench -------------------------------------------------------------------------------
@@ -728,6 +786,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", metavar="ID", help="route the formats from a model id")
     p.add_argument("--reasoning", metavar="NAME", help="reasoning format (e.g. qwen3, deepseek_r1)")
     p.add_argument(
+        "--thinking",
+        choices=["on", "off"],
+        help=(
+            "whether the prompt switched thinking on (as chat_template_kwargs.enable_thinking "
+            "does): off reads the output as content from its first character; default: the "
+            "reasoning format's own"
+        ),
+    )
+    p.add_argument(
         "--tools", metavar="FILE", help="OpenAI tools list as JSON (types untyped values)"
     )
     p.add_argument(
@@ -775,7 +842,35 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     s.add_argument("--workers", type=int, default=1, help="worker processes (needs --upstream)")
     s.add_argument(
-        "--api-key", metavar="KEY", help="API key for the upstream (default: the client's)"
+        "--api-key",
+        metavar="KEY",
+        default=os.environ.get(API_KEY_ENV) or None,
+        help=f"API key for the upstream (also ${API_KEY_ENV}; default: the client's own)",
+    )
+    s.add_argument(
+        "--client-key",
+        metavar="KEY",
+        action="append",
+        help=(
+            f"a key clients must send as 'Authorization: Bearer KEY' (repeatable; also "
+            f"${CLIENT_KEY_ENV}); /health stays open"
+        ),
+    )
+    s.add_argument(
+        "--upstream-tools",
+        choices=["pass", "strip", "none"],
+        default="pass",
+        help=(
+            "what the upstream gets of the request's tools: pass them (default); strip tools "
+            "and tool_choice (llama.cpp without --jinja); none: keep tools, send "
+            'tool_choice "none" (vLLM/SGLang without a tool parser)'
+        ),
+    )
+    s.add_argument(
+        "--max-body",
+        metavar="SIZE",
+        default="16MB",
+        help="largest request body accepted, e.g. 16MB, 512KB, 1048576 (default 16MB)",
     )
     s.add_argument("--timeout", type=float, default=600.0, help="upstream read timeout, seconds")
     s.add_argument(

@@ -11,12 +11,17 @@ Kimi K2's ``<|tool_calls_section_begin|>``) leaves the reasoning parser as ``Tex
 tool parser sees the whole call, marker included. Either stage may be absent.
 
 Both formats are routed from the model id when one is given; an explicit
-``tool_format``/``reasoning_format`` wins, and ``"none"`` switches a stage off. Each stage
+``tool_format``/``reasoning_format`` wins, and ``"none"`` switches a stage off. The request
+decides the rest: its thinking switches where reasoning starts (``reasoning.switches``),
+its ``tool_choice`` which calls are parsed (``toolchoice``). Each stage
 holds back only its own bounded tail, so the pair is linear and chunking-invariant
 whenever each stage is.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from streamcall.events import Event, Text
 from streamcall.formats._base import ToolParser, Tools
@@ -26,6 +31,8 @@ from streamcall.reasoning import (
     reasoning_format_for_model,
     reasoning_parser,
 )
+from streamcall.reasoning.switches import prompt_opened_for
+from streamcall.toolchoice import OnlyFunction, chosen_function
 
 __all__ = ["OutputParser", "output_parser", "parse_output"]
 
@@ -35,7 +42,9 @@ class OutputParser:
 
     __slots__ = ("reasoning", "tools")
 
-    def __init__(self, reasoning: ReasoningParser | None, tools: ToolParser | None) -> None:
+    def __init__(
+        self, reasoning: ReasoningParser | None, tools: ToolParser | OnlyFunction | None
+    ) -> None:
         self.reasoning = reasoning
         self.tools = tools
 
@@ -87,18 +96,31 @@ def output_parser(
     reasoning_format: str | None = None,
     prompt_opened: bool | None = None,
     id_prefix: str = "call_",
+    request: Mapping[str, Any] | None = None,
+    thinking: bool | None = None,
+    tool_choice: Any = None,
 ) -> OutputParser:
     """A fresh combined parser.
 
     ``model`` routes both formats (``format_for_model``, ``reasoning_format_for_model``);
     explicit ``tool_format``/``reasoning_format`` win, and ``"none"`` turns a stage off.
-    ``prompt_opened`` states whether the prompt already opened reasoning (None: the
-    reasoning format's default). ``tools`` is the OpenAI tools list.
+    ``prompt_opened`` states whether the prompt already opened reasoning; when it is None
+    it is decided by ``thinking`` (an explicit on/off) or else by the ``request`` body's
+    thinking switches (``chat_template_kwargs.enable_thinking`` and the like, see
+    ``streamcall.reasoning.switches``), and else by the reasoning format's default.
+    ``tools`` is the OpenAI tools list. ``tool_choice`` is the request's (see
+    ``streamcall.toolchoice``): ``"none"`` turns the tool stage off, so call markup stays
+    text; a named function keeps only that function's calls, and calls to any other
+    come out as text in the format's own syntax; anything else parses every call.
     """
+    if tool_choice == "none":
+        tool_format = "none"
     if tool_format is None and model is not None:
         tool_format = format_for_model(model)
     if reasoning_format is None and model is not None:
         reasoning_format = reasoning_format_for_model(model)
+    if prompt_opened is None and reasoning_format not in (None, "none"):
+        prompt_opened = prompt_opened_for(reasoning_format, request, thinking=thinking)
     rp = (
         reasoning_parser(reasoning_format, prompt_opened=prompt_opened)
         if reasoning_format is not None and reasoning_format != "none"
@@ -109,6 +131,9 @@ def output_parser(
         if tool_format is not None and tool_format != "none"
         else None
     )
+    only = chosen_function(tool_choice)
+    if tp is not None and only is not None:
+        return OutputParser(rp, OnlyFunction(tp, only))
     return OutputParser(rp, tp)
 
 
@@ -120,6 +145,9 @@ def parse_output(
     tool_format: str | None = None,
     reasoning_format: str | None = None,
     prompt_opened: bool | None = None,
+    request: Mapping[str, Any] | None = None,
+    thinking: bool | None = None,
+    tool_choice: Any = None,
 ) -> Parsed:
     """One-shot: ``output_parser`` fed the whole text, then finished."""
     parser = output_parser(
@@ -128,6 +156,9 @@ def parse_output(
         tool_format=tool_format,
         reasoning_format=reasoning_format,
         prompt_opened=prompt_opened,
+        request=request,
+        thinking=thinking,
+        tool_choice=tool_choice,
     )
     events = parser.feed(text)
     events.extend(parser.finish())

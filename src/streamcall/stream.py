@@ -11,7 +11,9 @@ The layers wired together, in the order data flows::
   event's position and the rejected data) and is counted in ``rejected``; nothing is
   dropped silently, unlike the Go code of seed 004.
 - ``delta.content`` goes through the model-text parser when a tool or reasoning format is
-  given (or routed from ``model``); otherwise it is ``Text`` as is.
+  given (or routed from ``model``); otherwise it is ``Text`` as is. ``request`` (the chat
+  request body: its thinking switches), ``thinking`` and ``tool_choice`` go to
+  ``output_parser`` with it.
 - Structured ``delta.tool_calls`` from the server become the same ``ToolCall*`` events.
   Their arguments are validated as they stream (``ArgsStreamer``), so the contract holds
   for them too; arguments that are not a JSON object end the call ``incomplete`` and the
@@ -28,6 +30,7 @@ line, a partial marker in the model text, an argument token that may still grow)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from streamcall.chunks import ChatAccumulator, ChunkError, Message, MessageToolCall, decode_chunk
@@ -60,13 +63,23 @@ def _model_text_parser(
     tools: list[dict[str, Any]] | None,
     reasoning: str | None,
     id_prefix: str,
+    request: Mapping[str, Any] | None,
+    thinking: bool | None,
+    tool_choice: Any,
 ) -> TextParser | None:
     if format is None and model is None and reasoning is None:
         return None
     from streamcall.output import output_parser
 
     parser: TextParser = output_parser(
-        model, tools=tools, tool_format=format, reasoning_format=reasoning, id_prefix=id_prefix
+        model,
+        tools=tools,
+        tool_format=format,
+        reasoning_format=reasoning,
+        id_prefix=id_prefix,
+        request=request,
+        thinking=thinking,
+        tool_choice=tool_choice,
     )
     return parser
 
@@ -93,9 +106,14 @@ class StreamParser:
         tools: list[dict[str, Any]] | None = None,
         reasoning: str | None = None,
         id_prefix: str = "call_",
+        request: Mapping[str, Any] | None = None,
+        thinking: bool | None = None,
+        tool_choice: Any = None,
     ) -> None:
         self._sse = SSEDecoder()
-        self._text = _model_text_parser(format, model, tools, reasoning, id_prefix)
+        self._text = _model_text_parser(
+            format, model, tools, reasoning, id_prefix, request, thinking, tool_choice
+        )
         self._text_done = False
         self._acc = ChatAccumulator()
         self._index_map: dict[int, int] = {}  # text parser's call index -> ours
@@ -139,6 +157,12 @@ class StreamParser:
     def done(self) -> bool:
         """``[DONE]`` was seen."""
         return self._done
+
+    @property
+    def ended_early(self) -> bool:
+        """The stream was finished with neither a ``finish_reason`` (choice 0) nor
+        ``[DONE]``: it was cut, not ended."""
+        return self._finished and not self._done and self._finish_reason is None
 
     @property
     def message(self) -> Message:

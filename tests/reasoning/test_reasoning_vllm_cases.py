@@ -61,9 +61,15 @@ OPENED_THINK = (
     "holo2",  # vLLM's holo2 is deepseek_r1 while thinking is on (its default)
 )
 
+# Formats whose R1-family cases vLLM runs with thinking switched on by the request
+# (test_deepseekv3_reasoning_parser.py: chat_template_kwargs={"thinking": True} selects the
+# R1 parser; off, the default, is identity).
+OPENED_BY_REQUEST = {"deepseek_v3": True}
+
 CASES: list[Case] = []
 for _name in OPENED_THINK:
-    CASES += [(_name, o, r, c, None) for o, r, c in _r1_family("<think>", "</think>")]
+    _opened = OPENED_BY_REQUEST.get(_name)
+    CASES += [(_name, o, r, c, _opened) for o, r, c in _r1_family("<think>", "</think>")]
 # test_mistral_reasoning_parser.py: a reasoning trace must open with [THINK]; without
 # it the output is content, and a [/THINK] with no opener is dropped.
 CASES += [

@@ -41,7 +41,7 @@ PAIRS = [
     ("qwen3", "qwen3_xml", "", True),
     ("qwen3", "qwen3_coder", "", True),
     ("deepseek_r1", "deepseek_v3", "</think>\n\n", True),
-    ("deepseek_v3", "deepseek_v31", "</think>", True),
+    ("deepseek_v3", "deepseek_v31", "</think>", False),  # thinking off by default
     ("kimi_k2", "kimi_k2", "</think>", True),
     ("kimi_k2", "kimi_k2", "", True),  # <|tool_calls_section_begin|> ends it implicitly
     ("gemma4", "gemma4", "<channel|>", False),

@@ -8,8 +8,12 @@
   ``"500"`` answers an error; ``"die"`` kills the connection after ``die_after`` chunks;
   ``"malformed"`` sends one chunk that is not JSON halfway through; ``"json"`` ignores
   ``"stream": true`` and answers one chat completion; ``"json-bad"`` answers a stream
-  request with JSON that is not one. ``Script.usage`` replaces the usage object sent (by
-  default only the three totals). A ``GATE`` in the
+  request with JSON that is not one; ``"cut"`` ends the stream cleanly with neither a
+  finish chunk nor ``[DONE]``. ``Script.usage`` replaces the usage object sent (by
+  default only the three totals). ``rules`` makes the server refuse tools the way a real
+  one does: ``"llamacpp"`` (llama.cpp's server without ``--jinja``) and ``"vllm"`` (vLLM
+  without ``--enable-auto-tool-choice``/``--tool-call-parser``); see ``tool_refusal``. A
+  ``GATE`` in the
   text makes the stream wait for ``script.gate`` (a ``threading.Event``) there, so a test
   can see what reached the client before the rest was even sent.
 """
@@ -89,7 +93,59 @@ def _chunk(model: str, delta: dict[str, Any], finish: str | None = None) -> byte
     return b"data: " + json.dumps(data).encode() + b"\n\n"
 
 
-def scripted_upstream(scripts: dict[str, Script]) -> Starlette:
+def tool_refusal(rules: str | None, body: dict[str, Any]) -> JSONResponse | None:
+    """The answer a real server gives a request whose tools it cannot take, else None.
+
+    - ``llamacpp``: llama.cpp's server without ``--jinja`` (``oaicompat_chat_params_parse``
+      in ``tools/server``): a non-empty ``tools`` list is a ``std::runtime_error("tools
+      param requires --jinja flag")``, a non-null ``tool_choice`` one of "Unsupported
+      param: tool_choice" (newer builds: "tool_choice param requires --jinja flag"); its
+      ``ex_wrapper`` turns a runtime_error into ``ERROR_TYPE_SERVER``: status 500, body
+      ``{"error": {"code": 500, "message": ..., "type": "server_error"}}``.
+    - ``vllm``: vLLM 0.33 without a tool parser. ``ChatCompletionRequest`` defaults
+      ``tool_choice`` to ``"auto"`` when tools are given; the renderer
+      (``renderers/online_renderer.py``) then answers ``create_error_response`` (status
+      400, ``{"error": {"message", "type": "BadRequestError", "param": null, "code": 400}}``)
+      with '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to
+      be set', or 'tool_choice="required" requires --tool-call-parser to be set' (a named
+      function: 'tool_choice=function "NAME" requires ...'). ``"none"`` is accepted, and the
+      template still renders the tools (``exclude_tools_when_tool_choice_none`` is off).
+    """
+    tools = body.get("tools")
+    choice = body.get("tool_choice")
+    if rules == "llamacpp":
+        message = None
+        if isinstance(tools, list) and tools:
+            message = "tools param requires --jinja flag"
+        elif choice is not None:
+            message = "Unsupported param: tool_choice"
+        if message is None:
+            return None
+        error = {"code": 500, "message": message, "type": "server_error"}
+        return JSONResponse({"error": error}, status_code=500)
+    if rules == "vllm":
+        if tools and choice is None:
+            choice = "auto"
+        if choice in (None, "none"):
+            return None
+        if choice == "auto":
+            message = (
+                '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser '
+                "to be set"
+            )
+        else:
+            what = (
+                f'function "{choice["function"]["name"]}"'
+                if isinstance(choice, dict)
+                else f'"{choice}"'
+            )
+            message = f"tool_choice={what} requires --tool-call-parser to be set"
+        error = {"message": message, "type": "BadRequestError", "param": None, "code": 400}
+        return JSONResponse({"error": error}, status_code=400)
+    return None
+
+
+def scripted_upstream(scripts: dict[str, Script], rules: str | None = None) -> Starlette:
     async def models(request: Request) -> Response:
         data = [{"id": name, "object": "model", "owned_by": "test"} for name in scripts]
         return JSONResponse({"object": "list", "data": data})
@@ -99,6 +155,9 @@ def scripted_upstream(scripts: dict[str, Script]) -> Starlette:
         model = body.get("model", "")
         script = scripts[model]
         script.requests.append(body)
+        refusal = tool_refusal(rules, body)
+        if refusal is not None:
+            return refusal
         if script.fault == "500":
             return JSONResponse(
                 {"error": {"message": "upstream exploded", "type": "server_error", "code": 500}},
@@ -159,6 +218,8 @@ async def _stream(script: Script, model: str, include_usage: bool) -> AsyncItera
             yield b'data: {"choices": [{"delta": {"content": "lost?"\n\n'
         yield _chunk(model, {"content": piece})
         await asyncio.sleep(0)
+    if script.fault == "cut":
+        return
     yield _chunk(model, {}, "stop")
     if include_usage:
         usage = script.usage or {

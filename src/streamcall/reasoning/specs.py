@@ -36,11 +36,12 @@ SPECS: tuple[ReasoningSpec, ...] = (
     ),
     ReasoningSpec(
         "deepseek_v3",
-        family="DeepSeek-V3.1/V3.2 with thinking on",
-        opened=True,
-        vllm_differences="vLLM switches to identity when chat_template_kwargs.thinking is "
-        "off; here that is prompt_opened=False (a <think> in the output still opens "
-        "reasoning).",
+        family="DeepSeek-V3.1/V3.2 (thinking is off unless the request turns it on)",
+        # The template's default is non-thinking (its prompt then ends with </think>),
+        # and vLLM's deepseek_v3 is identity unless chat_template_kwargs turns it on.
+        opened=False,
+        vllm_differences="vLLM is identity when thinking is off (the default); here the "
+        "output starts outside reasoning, and a <think> the model writes still opens it.",
     ),
     ReasoningSpec("deepseek_v4", family="DeepSeek-V4", opened=True),
     ReasoningSpec("deepseek_v41", family="DeepSeek-V4.1", opened=True),

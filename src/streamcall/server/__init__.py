@@ -8,6 +8,10 @@
   app from the config (passed in the environment); each is stateless, so any number of
   them, on any number of hosts, can sit behind one load balancer.
 
+At startup a banner goes to stderr, and a warning when the proxy listens beyond loopback
+with an upstream key and no client key (``startup_warnings``): then anyone who reaches the
+port spends that key. Neither ever shows a key.
+
 Importing this package imports starlette, uvicorn and httpx; the core never does.
 """
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import ipaddress
 import json
 import os
 import socket
@@ -25,11 +30,21 @@ from streamcall.server.app import (
     ServerConfig,
     config_for_examples,
     create_app,
+    public_url,
 )
 from streamcall.server.emit import ChunkEmitter, message_json
 from streamcall.server.replay import replay_app
 
-__all__ = ["ChunkEmitter", "ServerConfig", "create_app", "message_json", "replay_app", "run"]
+__all__ = [
+    "ChunkEmitter",
+    "ServerConfig",
+    "create_app",
+    "is_loopback",
+    "message_json",
+    "replay_app",
+    "run",
+    "startup_warnings",
+]
 
 
 def _loopback_socket() -> socket.socket:
@@ -93,8 +108,30 @@ def run(
     asyncio.run(serve_both())
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or a name) only listens on this machine."""
+    if host.strip().lower() in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve beyond loopback
+
+
+def startup_warnings(config: ServerConfig, host: str) -> list[str]:
+    """What an operator must hear before the proxy accepts requests."""
+    out: list[str] = []
+    if config.api_key and not config.client_keys and not is_loopback(host):
+        out.append(
+            f"streamcall serve: warning: listening on {host} with an upstream API key "
+            "(--api-key) and no client key: anyone who can reach this port spends that "
+            "key. Give --client-key KEY (or set STREAMCALL_CLIENT_KEY), or bind 127.0.0.1."
+        )
+    return out
+
+
 def _banner(config: ServerConfig, host: str, port: int, workers: int, replay: bool) -> None:
-    lines = [f"streamcall serve: http://{host}:{port}/v1 -> {config.upstream}"]
+    lines = [f"streamcall serve: http://{host}:{port}/v1 -> {public_url(config.upstream)}"]
     if replay:
         lines.append(
             "  upstream: built-in replay of the bundled examples; models: "
@@ -104,5 +141,11 @@ def _banner(config: ServerConfig, host: str, port: int, workers: int, replay: bo
         f"  tool-call format: {config.format or 'routed from each request model'}; "
         f"reasoning: {config.reasoning or 'routed from each request model'}; workers: {workers}"
     )
+    lines.append(
+        f"  upstream tools: {config.upstream_tools}; client key: "
+        f"{'required' if config.client_keys else 'not required'}; "
+        f"max body: {config.max_body} bytes"
+    )
+    lines.extend(startup_warnings(config, host))
     sys.stderr.write("\n".join(lines) + "\n")
     sys.stderr.flush()

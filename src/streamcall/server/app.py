@@ -3,28 +3,46 @@
 Routes:
 
 - ``POST /v1/chat/completions``: validated, forwarded to ``{upstream}/chat/completions``
-  with httpx, and the answer parsed by ``StreamParser`` (format from the config, else from
-  the bundled example of that model, else routed from the request's ``model``; the
-  request's ``tools`` type untyped values). Streaming answers are re-emitted chunk by
+  with httpx (``tools``/``tool_choice`` as ``upstream_tools`` says: ``pass`` them as they
+  are, ``strip`` both, or keep ``tools`` and send ``tool_choice: "none"``), and the answer
+  parsed by ``StreamParser`` (format from the config, else from the bundled example of
+  that model, else routed from the request's ``model``; the request's ``tools`` type
+  untyped values, its own ``tool_choice`` decides which calls are parsed, and its
+  thinking switches where reasoning starts). Streaming answers are re-emitted chunk by
   chunk (``emit.ChunkEmitter``): tool calls as structured ``tool_calls`` deltas whose
   arguments stream before the call ends, reasoning as ``reasoning_content``, the
   upstream's whole usage object passed on (details and provider members included),
   ``data: [DONE]`` last. Non-streaming answers are parsed the same way, one choice at
   a time, into a ``chat.completion`` with ``message.tool_calls``.
-- ``GET /v1/models``: passed through. ``GET /health``: liveness and counters.
+- ``GET /v1/models``: passed through. ``GET /health``: the upstream probed
+  (``GET {upstream}/models``), counters; ``"degraded"`` with the reason, and status 503,
+  while the upstream cannot be reached.
+
+Who may call it: with ``client_keys`` set, every route but ``/health`` needs
+``Authorization: Bearer <one of them>`` (else an OpenAI-style 401), and the client's
+header is never forwarded; the upstream only ever sees ``api_key``. No key is written
+into a log line or an error body: upstream error bodies and failure descriptions are
+scrubbed of every key the proxy knows, and of userinfo in the upstream URL.
 
 Faults, each answered without a traceback:
 
-- bad request body (not JSON, not an object, no ``messages``, wrong types): 400 with an
-  OpenAI-style ``{"error": {...}}``;
+- bad request body (not JSON, nested too deeply for the decoder, not an object, no
+  ``messages``, wrong types, an unknown ``tool_choice``): 400 with an OpenAI-style
+  ``{"error": {...}}``; a body over ``max_body`` bytes: 413, as soon as the
+  ``Content-Length`` (or, chunked, the bytes read so far) says so;
 - upstream unreachable: 502; upstream status other than 200: the same status, with the
-  upstream's ``{"error": ...}`` body when it has one, else one wrapping its text;
+  upstream's ``{"error": ...}`` body when it has one, else one wrapping its text; when
+  the upstream refused the request's tools, the message says which ``--upstream-tools``
+  fixes it;
 - upstream ignores ``"stream": true`` and answers one ``application/json`` chat
   completion: the client still gets a stream, made from that completion (its first choice
   as one chunk, then its usage); JSON that is not a chat completion: 502;
-- upstream dies mid-stream (connection lost, read timeout): everything parsed so far has
-  been sent; the parser is finished (held-back text released, open calls closed and
-  flagged), then one ``data: {"error": {...}}`` event and ``data: [DONE]``;
+- upstream dies mid-stream (connection lost, read timeout, or a stream that ends with
+  neither a ``finish_reason`` nor ``[DONE]``): everything parsed so far has been sent;
+  the parser is finished (held-back text released, open calls closed and flagged), then
+  one ``data: {"error": {...}}`` event and ``data: [DONE]``;
+- the parser itself raises mid-stream (a bug): the same ending, with a ``server_error``
+  event; counted in ``/health`` as ``parser_errors``; without a stream, a 500;
 - a malformed upstream chunk: counted, reported as an SSE comment
   (``: streamcall: rejected upstream chunk ...``, which clients skip) and in a
   ``streamcall`` field of the finish chunk (``{"rejected_chunks": N}``); the stream goes on.
@@ -38,35 +56,55 @@ the socket to drain), so a slow client holds one batch in memory, not the whole 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import os
+import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from streamcall import bundled
 from streamcall.server.emit import ChunkEmitter, message_json
 from streamcall.sse import SSEEncoder
 from streamcall.stream import StreamParser
+from streamcall.toolchoice import chosen_function, tool_choice_error
 
-__all__ = ["Counters", "ServerConfig", "app_from_env", "create_app", "error_body"]
+__all__ = [
+    "UPSTREAM_TOOLS",
+    "Counters",
+    "ServerConfig",
+    "app_from_env",
+    "create_app",
+    "error_body",
+    "public_url",
+    "tools_hint",
+    "upstream_body",
+]
 
 log = logging.getLogger("streamcall.server")
 _ENCODER = SSEEncoder()
 _DONE = _ENCODER.done()
-_MAX_BODY = 32 << 20  # a request body larger than this is refused (413)
 _MAX_ERROR_BODY = 64 << 10  # how much of an upstream error body is read
+_HEALTH_TIMEOUT = 3.0  # seconds for the /health probe of the upstream
 CONFIG_ENV = "STREAMCALL_SERVER_CONFIG"
+#: what ``--upstream-tools`` may say
+UPSTREAM_TOOLS = ("pass", "strip", "none")
 
 
 @dataclass
@@ -76,6 +114,7 @@ class ServerConfig:
     upstream: str | None = None
     format: str | None = None
     reasoning: str | None = None
+    #: the upstream's key (sent as ``Authorization: Bearer``); never shown to clients
     api_key: str | None = None
     timeout: float = 600.0
     connect_timeout: float = 10.0
@@ -83,6 +122,12 @@ class ServerConfig:
     max_connections: int = 1000
     #: model id -> (tool-call format, reasoning format), for models whose id does not route
     models: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    #: what reaches the upstream of the request's tools: "pass", "strip" or "none"
+    upstream_tools: str = "pass"
+    #: keys a client must send (``Authorization: Bearer KEY``); empty: no check
+    client_keys: list[str] = field(default_factory=list)
+    #: the largest request body accepted, in bytes (larger: 413)
+    max_body: int = 16 << 20
 
 
 @dataclass
@@ -92,9 +137,11 @@ class Counters:
     requests: int = 0
     streams: int = 0
     bad_requests: int = 0
+    unauthorized: int = 0
     upstream_errors: int = 0
     upstream_disconnects: int = 0
     rejected_chunks: int = 0
+    parser_errors: int = 0
 
 
 def error_body(
@@ -104,8 +151,14 @@ def error_body(
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
 
-def _error(status: int, message: str, type_: str, param: str | None = None) -> JSONResponse:
-    return JSONResponse(error_body(message, type_, status, param), status_code=status)
+def _error(
+    status: int,
+    message: str,
+    type_: str,
+    param: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    return JSONResponse(error_body(message, type_, status, param), status, headers=headers)
 
 
 class _BadRequest(Exception):
@@ -133,23 +186,220 @@ def _validate(body: Any) -> dict[str, Any]:
         not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools)
     ):
         raise _BadRequest("'tools' must be a list of objects", "tools")
+    choice = body.get("tool_choice")
+    why = tool_choice_error(choice)
+    if why is not None:
+        raise _BadRequest(why, "tool_choice")
+    named = chosen_function(choice)
+    if named is not None and named not in _tool_names(tools or []):
+        raise _BadRequest(f"tool_choice names {named!r}, which is not in 'tools'", "tool_choice")
+    kwargs = body.get("chat_template_kwargs")
+    if kwargs is not None and not isinstance(kwargs, dict):
+        raise _BadRequest("'chat_template_kwargs' must be an object", "chat_template_kwargs")
     n = body.get("n")
     if n is not None and n != 1:
         raise _BadRequest("streamcall serve supports n=1 only", "n")
     return body
 
 
+def _tool_names(tools: list[dict[str, Any]]) -> set[str]:
+    names: set[str] = set()
+    for tool in tools:
+        fn = tool.get("function")
+        if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+            names.add(fn["name"])
+    return names
+
+
+def upstream_body(body: dict[str, Any], mode: str) -> dict[str, Any]:
+    """The request as the upstream gets it, by ``--upstream-tools``.
+
+    ``pass``: as it is. ``strip``: without ``tools``, ``tool_choice`` and
+    ``parallel_tool_calls`` (for servers that refuse any tools, such as llama.cpp without
+    ``--jinja``). ``none``: ``tools`` kept, so the upstream's chat template still shows
+    them to the model, and ``tool_choice: "none"``, so a server without a tool parser
+    (vLLM, SGLang) accepts the request and leaves the text alone.
+    """
+    if mode == "pass":
+        return body
+    out = dict(body)
+    if mode == "strip":
+        for key in ("tools", "tool_choice", "parallel_tool_calls"):
+            out.pop(key, None)
+    elif mode == "none":
+        if out.get("tools"):
+            out["tool_choice"] = "none"
+        else:
+            out.pop("tool_choice", None)
+    else:
+        raise ValueError(f"upstream_tools must be one of {', '.join(UPSTREAM_TOOLS)}: {mode!r}")
+    return out
+
+
+# What servers say when they refuse a request because of its tools: llama.cpp without
+# --jinja ("tools param requires --jinja flag", "Unsupported param: tool_choice", "tool_choice
+# param requires --jinja flag"), vLLM and SGLang without a tool parser ('"auto" tool choice
+# requires --enable-auto-tool-choice and --tool-call-parser to be set', 'tool_choice=...
+# requires --tool-call-parser to be set'), Ollama ("... does not support tools").
+_REFUSES_ALL_TOOLS = ("--jinja", "unsupported param: tool_choice", "does not support tools")
+_REFUSES_TOOL_CHOICE = (
+    "tool choice requires",
+    "--tool-call-parser",
+    "--enable-auto-tool-choice",
+    "tool_choice=",
+)
+
+
+def tools_hint(mode: str, sent: dict[str, Any], text: str) -> str | None:
+    """Which ``--upstream-tools`` fixes an upstream error, when the request's tools caused it."""
+    if not sent.get("tools") and sent.get("tool_choice") is None:
+        return None
+    lowered = text.lower()
+    refuses_all = any(m in lowered for m in _REFUSES_ALL_TOOLS)
+    if not refuses_all and not any(m in lowered for m in _REFUSES_TOOL_CHOICE):
+        return None
+    if refuses_all or mode == "none":
+        return (
+            "the upstream refuses requests that carry tools; start streamcall serve with "
+            "--upstream-tools strip (tools and tool_choice are not forwarded; streamcall "
+            "still parses the calls the model writes)"
+        )
+    return (
+        "the upstream refuses this tool_choice (it has no tool parser); start streamcall "
+        'serve with --upstream-tools none (tools are forwarded with tool_choice "none", '
+        "so the chat template still shows them and streamcall parses the calls), or "
+        "--upstream-tools strip to forward no tools at all"
+    )
+
+
+def public_url(url: str | None) -> str | None:
+    """``url`` without the userinfo (``user:password@``) it may carry."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit((parts.scheme, f"***@{host}", parts.path, parts.query, parts.fragment))
+
+
+def _scrubber(keys: Iterable[str | None]) -> Callable[[str], str]:
+    """A function that replaces each key, where it stands as a whole token, with ``***``.
+
+    A token boundary (not a letter, digit, ``_`` or ``-`` on either side) keeps a short
+    key from mangling words it happens to be part of.
+    """
+    found = sorted({k for k in keys if k}, key=len, reverse=True)
+    if not found:
+        return lambda text: text
+    pattern = re.compile(
+        r"(?<![A-Za-z0-9_\-])(?:" + "|".join(re.escape(k) for k in found) + r")(?![A-Za-z0-9_\-])"
+    )
+    return lambda text: pattern.sub("***", text)
+
+
+def _bearer(value: str | None) -> str | None:
+    if not value:
+        return None
+    scheme, _, token = value.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+class _ClientAuth:
+    """ASGI middleware: every route but ``/health`` needs one of the client keys.
+
+    Keys are compared as SHA-256 digests in constant time; a refusal is an OpenAI-style
+    401 that never repeats what was sent.
+    """
+
+    def __init__(self, app: ASGIApp, keys: list[str], counters: Counters) -> None:
+        self.app = app
+        self.digests = [hashlib.sha256(k.encode()).digest() for k in keys]
+        self.counters = counters
+
+    def allowed(self, headers: Headers) -> bool:
+        token = _bearer(headers.get("authorization"))
+        if token is None:
+            return False
+        digest = hashlib.sha256(token.encode()).digest()
+        ok = False
+        for known in self.digests:
+            ok |= secrets.compare_digest(digest, known)
+        return ok
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope.get("method") == "OPTIONS"
+            or scope["path"] == "/health"
+            or self.allowed(Headers(scope=scope))
+        ):
+            await self.app(scope, receive, send)
+            return
+        self.counters.unauthorized += 1
+        response = _error(
+            401,
+            "missing or invalid API key: send the key this proxy was started with "
+            "(--client-key) as 'Authorization: Bearer <key>'",
+            "invalid_request_error",
+            headers={"www-authenticate": "Bearer"},
+        )
+        await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+_DRAIN_SECONDS = 2.0  # how long the rest of a refused body is read and thrown away
+_DRAIN_BYTES = 64 << 20  # and how much of it, at most
+
+
+async def _drain(receive: Receive) -> None:
+    """Read and drop the rest of a refused body, for at most ``_DRAIN_SECONDS`` and
+    ``_DRAIN_BYTES`` (a lingering close, as nginx does for its 413): a server that closes
+    while the client is still sending makes the client's kernel discard the answer."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + _DRAIN_SECONDS
+    drained = 0
+    while drained < _DRAIN_BYTES:
+        left = deadline - loop.time()
+        if left <= 0:
+            return
+        try:
+            message = await asyncio.wait_for(receive(), left)
+        except TimeoutError:
+            return
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
 def create_app(config: ServerConfig) -> Starlette:
     """The proxy app. ``config.upstream`` must be set (``run`` sets it for the replay)."""
     if not config.upstream:
         raise ValueError("create_app needs config.upstream (a base URL ending in /v1)")
+    if config.upstream_tools not in UPSTREAM_TOOLS:
+        raise ValueError(
+            f"upstream_tools must be one of {', '.join(UPSTREAM_TOOLS)}: {config.upstream_tools!r}"
+        )
     base_url = config.upstream.rstrip("/") + "/"
+    shown_upstream = public_url(config.upstream)
+    userinfo = urlsplit(config.upstream)
     counters = Counters()
     client_box: dict[str, httpx.AsyncClient] = {}
+    known_keys = [config.api_key, *config.client_keys, userinfo.password, userinfo.username]
+    scrub_known = _scrubber(known_keys)
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        client = httpx.AsyncClient(
+    def scrubber(request: Request | None) -> Callable[[str], str]:
+        """Scrubs the keys the proxy knows, and the one this client sent."""
+        token = _bearer(request.headers.get("authorization")) if request is not None else None
+        return _scrubber([*known_keys, token]) if token else scrub_known
+
+    def new_client() -> httpx.AsyncClient:
+        return httpx.AsyncClient(
             base_url=base_url,
             timeout=httpx.Timeout(config.timeout, connect=config.connect_timeout),
             limits=httpx.Limits(
@@ -157,26 +407,27 @@ def create_app(config: ServerConfig) -> Starlette:
                 max_keepalive_connections=min(config.max_connections, 200),
             ),
         )
-        client_box["client"] = client
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        client_box["client"] = new_client()
         try:
             yield
         finally:
-            await client.aclose()
+            await client_box.pop("client").aclose()
 
     def client() -> httpx.AsyncClient:
         found = client_box.get("client")
         if found is None:  # running without lifespan (some test harnesses)
-            found = client_box["client"] = httpx.AsyncClient(
-                base_url=base_url,
-                timeout=httpx.Timeout(config.timeout, connect=config.connect_timeout),
-            )
+            found = client_box["client"] = new_client()
         return found
 
-    def upstream_headers(request: Request) -> dict[str, str]:
+    def upstream_headers(request: Request | None) -> dict[str, str]:
         headers = {"content-type": "application/json", "accept-encoding": "identity"}
         if config.api_key:
             headers["authorization"] = f"Bearer {config.api_key}"
-        elif "authorization" in request.headers:
+        elif not config.client_keys and request is not None and "authorization" in request.headers:
+            # no key of its own: the client's is passed on (unless it was the proxy's own)
             headers["authorization"] = request.headers["authorization"]
         return headers
 
@@ -190,13 +441,64 @@ def create_app(config: ServerConfig) -> Starlette:
         tools = body.get("tools")
         try:
             return StreamParser(
-                fmt, model=model, tools=tools, reasoning=reasoning, id_prefix=prefix
+                fmt,
+                model=model,
+                tools=tools,
+                reasoning=reasoning,
+                id_prefix=prefix,
+                request=body,
+                tool_choice=body.get("tool_choice"),
             )
         except ValueError as exc:
             log.warning("no parser for model %r (%s): content passes through", model, exc)
             return StreamParser(id_prefix=prefix)
 
-    async def upstream_failure(resp: httpx.Response) -> JSONResponse:
+    async def read_body(request: Request) -> bytes:
+        """The body, refused (``_TooLarge``) once it is known to exceed ``max_body``: from
+        ``Content-Length`` before anything is read, else as soon as the bytes read pass
+        the limit. Nothing past the limit is kept; what the client still sends is read
+        and thrown away, for a moment (``_drain``), so that it gets the 413 rather than a
+        connection reset."""
+        limit = config.max_body
+        length = request.headers.get("content-length")
+        if length is not None:
+            try:
+                declared = int(length)
+            except ValueError:
+                raise _BadRequest("the Content-Length header is not a number") from None
+            if declared > limit:
+                # a client that waits for "100 Continue" has sent nothing: nothing to drain
+                if request.headers.get("expect", "").lower() != "100-continue":
+                    await _drain(request.receive)
+                raise _TooLarge
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            message = await request.receive()
+            if message["type"] != "http.request":
+                raise _BadRequest("the client went away before the body was sent")
+            part = message.get("body", b"")
+            size += len(part)
+            if size > limit:
+                if message.get("more_body", False):
+                    await _drain(request.receive)
+                raise _TooLarge
+            parts.append(part)
+            if not message.get("more_body", False):
+                return b"".join(parts)
+
+    def relay_error(
+        request: Request, status: int, raw: bytes, sent: dict[str, Any]
+    ) -> JSONResponse:
+        text = scrubber(request)(raw.decode("utf-8", errors="replace"))
+        hint = tools_hint(config.upstream_tools, sent, text)
+        if hint:
+            log.warning("upstream answered %d because of the request's tools: %s", status, hint)
+        return _relay_error(status, text, hint)
+
+    async def upstream_failure(
+        request: Request, resp: httpx.Response, sent: dict[str, Any]
+    ) -> JSONResponse:
         counters.upstream_errors += 1
         raw = b""
         try:
@@ -208,45 +510,67 @@ def create_app(config: ServerConfig) -> Starlette:
             pass
         finally:
             await resp.aclose()
-        return _relay_error(resp.status_code, raw)
+        return relay_error(request, resp.status_code, raw, sent)
+
+    def unreachable(request: Request, exc: httpx.HTTPError) -> JSONResponse:
+        counters.upstream_errors += 1
+        what = scrubber(request)(_describe(exc))
+        log.warning("upstream %s unreachable: %s", shown_upstream, what)
+        return _error(502, f"upstream unreachable: {what}", "upstream_error")
 
     async def chat_completions(request: Request) -> Response:
         counters.requests += 1
-        raw = await request.body()
-        if len(raw) > _MAX_BODY:
-            counters.bad_requests += 1
-            return _error(413, "request body too large", "invalid_request_error")
         try:
+            raw = await read_body(request)
             body = _validate(json.loads(raw))
+            prefix = f"call_{secrets.token_hex(6)}_"
+            completion_id = f"chatcmpl-{secrets.token_hex(12)}"
+            model = body.get("model") or ""
+            if body.get("stream"):
+                return await stream(request, body, prefix, completion_id, model)
+            return await complete(request, body, prefix)
+        except _TooLarge:
+            counters.bad_requests += 1
+            return _error(
+                413,
+                f"the request body is larger than this proxy accepts ({config.max_body} bytes; "
+                "see --max-body)",
+                "invalid_request_error",
+                headers={"connection": "close"},
+            )
+        except RecursionError:
+            # json.loads (or re-encoding for the upstream) ran out of stack: nested arrays
+            # or objects deeper than the decoder follows
+            counters.bad_requests += 1
+            return _error(
+                400,
+                "the request body is nested too deeply to decode (arrays or objects inside "
+                "each other, several hundred levels down)",
+                "invalid_request_error",
+            )
+        except _BadRequest as exc:
+            counters.bad_requests += 1
+            return _error(400, str(exc), "invalid_request_error", exc.param)
         except ValueError as exc:
             counters.bad_requests += 1
             return _error(
                 400, f"the request body is not valid JSON: {exc}", "invalid_request_error"
             )
-        except _BadRequest as exc:
-            counters.bad_requests += 1
-            return _error(400, str(exc), "invalid_request_error", exc.param)
-        prefix = f"call_{secrets.token_hex(6)}_"
-        completion_id = f"chatcmpl-{secrets.token_hex(12)}"
-        model = body.get("model") or ""
-        if body.get("stream"):
-            return await stream(request, body, prefix, completion_id, model)
-        return await complete(request, body, prefix)
 
     async def stream(
         request: Request, body: dict[str, Any], prefix: str, completion_id: str, model: str
     ) -> Response:
         parser = make_parser(body, prefix)  # before any I/O: a bad tools list fails here
+        sent = upstream_body(body, config.upstream_tools)
         req = client().build_request(
-            "POST", "chat/completions", json=body, headers=upstream_headers(request)
+            "POST", "chat/completions", json=sent, headers=upstream_headers(request)
         )
         try:
             resp = await client().send(req, stream=True)
         except httpx.HTTPError as exc:
-            counters.upstream_errors += 1
-            return _error(502, f"upstream unreachable: {_describe(exc)}", "upstream_error")
+            return unreachable(request, exc)
         if resp.status_code != 200:
-            return await upstream_failure(resp)
+            return await upstream_failure(request, resp, sent)
         source: AsyncIterator[bytes] = resp.aiter_bytes()
         if _media_type(resp) == "application/json":
             # An upstream that ignored "stream": true and answered one chat completion: it
@@ -259,19 +583,19 @@ def create_app(config: ServerConfig) -> Starlette:
                 source = _as_sse(
                     _completion_choices(answer), answer.get("usage") if wanted else None
                 )
-            except (ValueError, TypeError, KeyError, httpx.HTTPError) as exc:
+            except (ValueError, TypeError, KeyError, RecursionError, httpx.HTTPError) as exc:
                 counters.upstream_errors += 1
                 return _error(
                     502,
                     "the upstream answered a stream request with JSON that is not a chat "
-                    f"completion: {_describe(exc)}",
+                    f"completion: {scrubber(request)(_describe(exc))}",
                     "upstream_error",
                 )
             finally:
                 await resp.aclose()
         counters.streams += 1
         return StreamingResponse(
-            relay(resp, source, parser, ChunkEmitter(completion_id, model)),
+            relay(resp, source, parser, ChunkEmitter(completion_id, model), scrubber(request)),
             media_type="text/event-stream",
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
@@ -281,35 +605,65 @@ def create_app(config: ServerConfig) -> Starlette:
         source: AsyncIterator[bytes],
         parser: StreamParser,
         emitter: ChunkEmitter,
+        scrub: Callable[[str], str],
     ) -> AsyncIterator[bytes]:
-        failure: str | None = None
+        failure: dict[str, Any] | None = None
         rejected = 0
+
+        def broke(exc: Exception) -> dict[str, Any]:
+            # A parser that raises is a bug in streamcall; the client's stream ends the way
+            # an upstream failure ends it, and the traceback goes to the log only.
+            counters.parser_errors += 1
+            log.error("parser failed mid-stream", exc_info=exc)
+            return error_body(
+                "streamcall failed while parsing the upstream stream "
+                f"({scrub(_describe(exc))}); everything parsed before it was sent",
+                "server_error",
+                500,
+            )
+
         try:
             yield _ENCODER.encode_json(emitter.start())
             try:
                 async for data in source:
-                    out, n = render(emitter, parser.feed(data), rejected)
+                    try:
+                        out, n = render(emitter, parser.feed(data), rejected)
+                    except Exception as exc:
+                        failure = broke(exc)
+                        break
                     rejected += n
                     if out:
                         yield out
                     if parser.done:
                         break
             except httpx.HTTPError as exc:
-                failure = _describe(exc)
-            out, n = render(emitter, parser.finish(), rejected)
+                what = scrub(_describe(exc))
+                counters.upstream_disconnects += 1
+                log.warning("upstream stream failed: %s", what)
+                failure = error_body(
+                    f"the upstream stream ended abnormally: {what}", "upstream_error", 502
+                )
+            try:
+                out, n = render(emitter, parser.finish(), rejected)
+            except Exception as exc:
+                if failure is None:
+                    failure = broke(exc)
+                else:  # finishing a parser that already failed: the first error stands
+                    log.debug("finishing a failed parser raised too", exc_info=exc)
+                out, n = b"", 0
             rejected += n
             if out:
                 yield out
-            if failure is not None:
+            if failure is None and parser.ended_early:
                 counters.upstream_disconnects += 1
-                log.warning("upstream stream failed: %s", failure)
-                yield _ENCODER.encode_json(
-                    error_body(
-                        f"the upstream stream ended abnormally: {failure}",
-                        "upstream_error",
-                        502,
-                    )
+                log.warning("upstream stream ended without a finish_reason or [DONE]")
+                failure = error_body(
+                    "the upstream stream ended early: no finish_reason and no [DONE]",
+                    "upstream_error",
+                    502,
                 )
+            if failure is not None:
+                yield _ENCODER.encode_json(failure)
             elif not emitter.finished:
                 final = emitter.final(parser.message.finish_reason)
                 if rejected:
@@ -348,7 +702,7 @@ def create_app(config: ServerConfig) -> Starlette:
         return b"".join(parts), rejected
 
     async def complete(request: Request, body: dict[str, Any], prefix: str) -> Response:
-        payload = dict(body)
+        payload = dict(upstream_body(body, config.upstream_tools))
         payload["stream"] = False
         payload.pop("stream_options", None)
         try:
@@ -356,18 +710,19 @@ def create_app(config: ServerConfig) -> Starlette:
                 "chat/completions", json=payload, headers=upstream_headers(request)
             )
         except httpx.HTTPError as exc:
-            counters.upstream_errors += 1
-            return _error(502, f"upstream unreachable: {_describe(exc)}", "upstream_error")
+            return unreachable(request, exc)
         if resp.status_code != 200:
             counters.upstream_errors += 1
-            return _relay_error(resp.status_code, resp.content[:_MAX_ERROR_BODY])
+            return relay_error(request, resp.status_code, resp.content[:_MAX_ERROR_BODY], payload)
         try:
             answer = resp.json()
             choices = _completion_choices(answer)
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
             counters.upstream_errors += 1
             return _error(
-                502, f"the upstream answer is not a chat completion: {exc}", "upstream_error"
+                502,
+                f"the upstream answer is not a chat completion: {scrubber(request)(str(exc))}",
+                "upstream_error",
             )
         parsed: list[dict[str, Any]] = []
         rejected = 0
@@ -375,10 +730,20 @@ def create_app(config: ServerConfig) -> Starlette:
             if not isinstance(choice, dict):
                 continue
             parser = make_parser(body, f"{prefix}{number}_" if number else prefix)
-            parser.feed(_ENCODER.encode_json(_as_chunk(choice)))
-            parser.finish()
+            try:
+                parser.feed(_ENCODER.encode_json(_as_chunk(choice)))
+                parser.finish()
+                message = parser.message
+            except Exception as exc:
+                counters.parser_errors += 1
+                log.error("parser failed on a completion", exc_info=exc)
+                return _error(
+                    500,
+                    "streamcall failed while parsing the upstream answer "
+                    f"({scrubber(request)(_describe(exc))})",
+                    "server_error",
+                )
             rejected += parser.rejected
-            message = parser.message
             parsed.append(
                 {
                     "index": choice.get("index", number),
@@ -397,23 +762,47 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             resp = await client().get("models", headers=upstream_headers(request))
         except httpx.HTTPError as exc:
-            counters.upstream_errors += 1
-            return _error(502, f"upstream unreachable: {_describe(exc)}", "upstream_error")
+            return unreachable(request, exc)
         if resp.status_code != 200:
-            return _relay_error(resp.status_code, resp.content[:_MAX_ERROR_BODY])
+            return relay_error(request, resp.status_code, resp.content[:_MAX_ERROR_BODY], {})
         return Response(resp.content, status_code=200, media_type="application/json")
 
+    async def probe() -> str | None:
+        """Why the upstream cannot serve now, or None: ``GET {upstream}/models``."""
+        try:
+            resp = await client().get(
+                "models",
+                headers=upstream_headers(None),
+                timeout=httpx.Timeout(min(_HEALTH_TIMEOUT, config.connect_timeout)),
+            )
+        except httpx.HTTPError as exc:
+            return f"the upstream {shown_upstream} cannot be reached: {scrub_known(_describe(exc))}"
+        if resp.status_code >= 500:
+            return f"the upstream {shown_upstream} answers {resp.status_code} to GET /models"
+        if resp.status_code in (401, 403) and config.api_key:
+            return (
+                f"the upstream {shown_upstream} refuses the proxy's API key "
+                f"({resp.status_code} to GET /models)"
+            )
+        return None
+
     async def health(request: Request) -> Response:
-        return JSONResponse(
+        reason = await probe()
+        out: dict[str, Any] = {"status": "ok" if reason is None else "degraded"}
+        if reason is not None:
+            out["reason"] = reason
+        out.update(
             {
-                "status": "ok",
-                "upstream": config.upstream,
+                "upstream": shown_upstream,
                 "format": config.format,
                 "reasoning": config.reasoning,
+                "upstream_tools": config.upstream_tools,
+                "client_key_required": bool(config.client_keys),
                 "pid": os.getpid(),
                 "counters": asdict(counters),
             }
         )
+        return JSONResponse(out, status_code=200 if reason is None else 503)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
@@ -422,12 +811,18 @@ def create_app(config: ServerConfig) -> Starlette:
             status, f"{detail}: {request.method} {request.url.path}", "invalid_request_error"
         )
 
+    middleware = (
+        [Middleware(_ClientAuth, keys=list(config.client_keys), counters=counters)]
+        if config.client_keys
+        else []
+    )
     app = Starlette(
         routes=[
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
             Route("/v1/models", models, methods=["GET"]),
             Route("/health", health, methods=["GET"]),
         ],
+        middleware=middleware,
         lifespan=lifespan,
         exception_handlers={HTTPException: http_error},
     )
@@ -472,17 +867,30 @@ async def _as_sse(choices: list[Any], usage: Any) -> AsyncIterator[bytes]:
     yield _DONE
 
 
-def _relay_error(status: int, raw: bytes) -> JSONResponse:
-    """The upstream's error, OpenAI-shaped: its own ``{"error": ...}`` body if it has one."""
+def _relay_error(status: int, text: str, hint: str | None = None) -> JSONResponse:
+    """The upstream's error, OpenAI-shaped: its own ``{"error": {...}}`` body if it has one
+    (vLLM's, llama.cpp's), else one wrapping its message or text; ``hint`` is appended to
+    the message."""
     try:
-        value = json.loads(raw)
-    except ValueError:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
         value = None
-    if isinstance(value, dict) and "error" in value:
+    note = f" [streamcall: {hint}]" if hint else ""
+    if isinstance(value, dict) and isinstance(value.get("error"), dict):
+        if note:
+            err = value["error"]
+            err["message"] = f"{err.get('message') or ''}{note}"
         return JSONResponse(value, status_code=status)
-    text = raw.decode("utf-8", errors="replace").strip() or f"HTTP {status}"
+    if isinstance(value, dict) and "error" in value and not note:
+        return JSONResponse(value, status_code=status)
+    if isinstance(value, dict) and isinstance(value.get("message"), str):
+        message = value["message"]  # {"object": "error", "message": ...} (older vLLM)
+    elif isinstance(value, dict) and isinstance(value.get("error"), str):
+        message = value["error"]
+    else:
+        message = text.strip()[:2000] or f"HTTP {status}"
     return JSONResponse(
-        error_body(f"upstream error {status}: {text[:2000]}", "upstream_error", status),
+        error_body(f"upstream error {status}: {message}{note}", "upstream_error", status),
         status_code=status,
     )
 

@@ -2,7 +2,8 @@
 
 It stands in for llama.cpp without ``--jinja`` or vLLM without a tool parser, so that
 ``streamcall serve`` works with nothing else installed. ``POST /v1/chat/completions``
-picks the example whose model is the request's ``model`` (else the first one), and:
+picks the example whose model is the request's ``model`` (a model it does not have is a
+404 that lists the ones it has, as a real server answers; no ``model`` is a 400), and:
 
 - for raw model text, streams it as OpenAI chunks whose ``delta.content`` carries the raw
   tool-call markup, cut every 1-6 characters (deterministically, like tokens), or returns
@@ -46,15 +47,16 @@ def token_pieces(text: str, seed: int = 0) -> list[str]:
     return pieces
 
 
-def _pick(model: str | None) -> bundled.Example:
-    examples = bundled.examples()
-    if not examples:  # pragma: no cover - the package data ships with the package
-        raise LookupError("no bundled examples")
-    if model:
-        found = bundled.find_example(model)
-        if found is not None:
-            return found
-    return examples[0]
+def _error(status: int, message: str, param: str | None = None) -> JSONResponse:
+    type_ = "NotFoundError" if status == 404 else "invalid_request_error"
+    return JSONResponse(
+        {"error": {"message": message, "type": type_, "param": param, "code": status}},
+        status_code=status,
+    )
+
+
+def _models_list() -> str:
+    return ", ".join(ex.model for ex in bundled.examples())
 
 
 def _sse_events(data: bytes) -> list[str]:
@@ -78,14 +80,23 @@ def replay_app(delay: float = 0.02) -> Starlette:
     async def chat(request: Request) -> Response:
         try:
             body = json.loads(await request.body())
-        except ValueError:
-            return JSONResponse(
-                {"error": {"message": "body is not JSON", "type": "invalid_request_error"}},
-                status_code=400,
-            )
+        except (ValueError, RecursionError):
+            return _error(400, "the request body is not JSON this server can read")
         if not isinstance(body, dict):
-            body = {}
-        example = _pick(body.get("model") if isinstance(body.get("model"), str) else None)
+            return _error(400, "the request body must be a JSON object")
+        requested = body.get("model")
+        if not isinstance(requested, str) or not requested:
+            return _error(
+                400, f"'model' is required; this replay upstream has: {_models_list()}", "model"
+            )
+        example = bundled.find_example(requested)
+        if example is None:
+            return _error(
+                404,
+                f"The model '{requested}' does not exist here; this replay upstream has: "
+                f"{_models_list()}",
+                "model",
+            )
         model = example.model
         created = int(time.time())
         completion_id = f"chatcmpl-replay-{created}"

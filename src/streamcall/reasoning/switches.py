@@ -1,0 +1,136 @@
+"""The request's thinking switches: whether reasoning is open when the output starts.
+
+A chat template decides, from the request, whether the prompt it renders already opens
+reasoning (Qwen3 with thinking on ends the prompt inside ``<think>``; with
+``enable_thinking: false`` it writes an empty ``<think></think>`` and the model answers
+straight away). A reasoning parser must start in the same place, or a plain answer is read
+as reasoning. Serving engines read the same switches the templates read; this module is
+that mapping, once, for the proxy, the vLLM plugin, ``output_parser`` and the command line.
+
+The switches, in the order they are read:
+
+- ``chat_template_kwargs.enable_thinking`` and ``chat_template_kwargs.thinking``: for the
+  formats whose templates read them. When both are given, thinking is on if either is true
+  (vLLM's rule for GLM, Kimi and DeepSeek).
+- ``reasoning_effort`` (in ``chat_template_kwargs`` first, then the request's own member):
+  for the formats that key on it; its "off" values (``none``, ``no_think``) switch
+  thinking off, any other value switches it on.
+- Nothing said: the reasoning format's own default (``ReasoningSpec.opened``).
+
+What a switch does to the start state is per format (``SWITCHES``): "off" always means
+the output starts outside reasoning (a start marker the model writes still opens it);
+"on" means the output starts inside reasoning for the formats whose templates pre-fill the
+start marker when thinking is on, and leaves the default alone for the formats whose
+models write the marker themselves (Gemma 4's ``<|channel>``, GLM-4.5's ``<think>``).
+Facts are from vLLM 0.33's parsers (``vllm/parser/*.py``, ``vllm/reasoning/*.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["SWITCHES", "ThinkingSwitch", "prompt_opened_for", "thinking_requested"]
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingSwitch:
+    """Which request members a reasoning format reads, and what "on" does to it."""
+
+    #: ``chat_template_kwargs`` members read as booleans
+    keys: tuple[str, ...] = ("enable_thinking",)
+    #: whether ``reasoning_effort`` is read too
+    effort: bool = False
+    #: "on" means the prompt opened reasoning (False: "on" leaves the format's default)
+    on_opens: bool = True
+
+
+_BOTH = ("enable_thinking", "thinking")
+_EFFORT_OFF = frozenset({"none", "no_think"})
+
+#: per reasoning format; a format missing here has no switch (its default always holds)
+SWITCHES: dict[str, ThinkingSwitch] = {
+    "qwen3": ThinkingSwitch(),
+    "mimo": ThinkingSwitch(),
+    "nemotron_v3": ThinkingSwitch(),
+    "deepseek_v3": ThinkingSwitch(_BOTH),
+    "deepseek_v4": ThinkingSwitch(_BOTH, effort=True),
+    "deepseek_v41": ThinkingSwitch(_BOTH, effort=True),
+    "glm45": ThinkingSwitch(_BOTH, on_opens=False),
+    "glm47": ThinkingSwitch(_BOTH, on_opens=False),
+    "holo2": ThinkingSwitch(_BOTH),
+    "kimi_k2": ThinkingSwitch(_BOTH),
+    "hy_v3": ThinkingSwitch((), effort=True),
+    "hy_v4": ThinkingSwitch((), effort=True),
+    "gemma4": ThinkingSwitch(on_opens=False),
+    "hunyuan_a13b": ThinkingSwitch(on_opens=False),
+    "granite": ThinkingSwitch(("thinking",), on_opens=False),
+}
+
+
+def _flag(value: Any) -> bool | None:
+    """A switch value as a boolean; None when it is absent or says nothing."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        lowered = value.strip().lower()
+        if lowered in ("true", "on", "yes", "enabled", "1"):
+            return True
+        if lowered in ("false", "off", "no", "disabled", "0", ""):
+            return False
+        return None
+    if isinstance(value, Mapping):  # {"type": "enabled"} / {"type": "disabled"}
+        return _flag(value.get("type"))
+    return bool(value)
+
+
+def thinking_requested(
+    request: Mapping[str, Any] | None, switch: ThinkingSwitch | None = None
+) -> bool | None:
+    """What the request says about thinking: True (on), False (off) or None (nothing).
+
+    ``switch`` restricts the members read to a format's own (None: every member this
+    module knows: both ``chat_template_kwargs`` booleans and ``reasoning_effort``).
+    """
+    if not request:
+        return None
+    keys = switch.keys if switch is not None else _BOTH
+    effort = switch.effort if switch is not None else True
+    kwargs = request.get("chat_template_kwargs")
+    kwargs = kwargs if isinstance(kwargs, Mapping) else {}
+    said = [f for f in (_flag(kwargs.get(k)) for k in keys) if f is not None]
+    if said:
+        return any(said)
+    if effort:
+        value = kwargs.get("reasoning_effort") or request.get("reasoning_effort")
+        if isinstance(value, str) and value:
+            return value.strip().lower() not in _EFFORT_OFF
+    return None
+
+
+def prompt_opened_for(
+    reasoning_format: str | None,
+    request: Mapping[str, Any] | None = None,
+    *,
+    thinking: bool | None = None,
+) -> bool | None:
+    """The ``prompt_opened`` a reasoning parser takes for this request.
+
+    ``thinking`` is an explicit switch (the command line's ``--thinking on|off``); it wins
+    over the request. Returns None where the format's own default holds; an explicit "on"
+    for a format with no switch keeps its default too (its model writes its own marker).
+    """
+    if reasoning_format is None:
+        return None
+    switch = SWITCHES.get(reasoning_format)
+    if thinking is None:
+        if switch is None:
+            return None
+        thinking = thinking_requested(request, switch)
+    if thinking is None:
+        return None
+    if not thinking:
+        return False
+    on_opens = switch.on_opens if switch is not None else False
+    return True if on_opens else None
