@@ -808,8 +808,8 @@ class JsonCallsParser(ToolParser):
         index, text, cut, junk = self._closed
         self._closed = None
         self._end_call(out, index, text, cut or not complete)
-        if junk.strip():
-            out.append(Text(junk))
+        self._junk = [junk]  # (no object is open here: its own junk list is empty)
+        self._release_junk(out)
 
     def _end_open_call(self, out: list[Event], tail: str) -> None:
         """End a call whose object never closed: incomplete, whatever its arguments."""

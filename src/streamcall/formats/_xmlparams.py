@@ -995,23 +995,17 @@ class XmlParamsParser(ToolParser):
                     return pos
                 cut = m.group("xml_cut")
                 return -(pos + 1) if cut is None or len(cut) <= _MAX_CUT_VALUE else pos
-            if (
+            if not (
                 self._wrap_ready
                 and (self._wrap is not None or not self._members)
-                and self._wrapper_member(out, m, value)
+                and self._wrapper_member(out, m, value)  # (True: held, nothing to emit)
             ):
-                self._gap = []
-                pos = m.end()
-                if pos == n:
-                    return pos
-                m = None
-                continue
-            text = param_json(m, value)
-            if self._members:
-                text = "," + text
-            self._members += 1
-            self._parts.append(text)
-            self._delta.append(text)
+                text = param_json(m, value)
+                if self._members:
+                    text = "," + text
+                self._members += 1
+                self._parts.append(text)
+                self._delta.append(text)
             self._gap = []
             pos = m.end()
             if pos == n:
