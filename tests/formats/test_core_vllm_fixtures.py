@@ -130,10 +130,10 @@ for _fmt in ("hermes", "granite4"):
             '<tool_call>\n{"name": "final_answer", "arguments": {"trigger": true}}',
             [("final_answer", {"trigger": True})],
             "",
-            incomplete=(False,),
+            incomplete=(True,),
             note="vLLM skips this for granite4 (it enforces a complete response); streamcall "
-            "reports a call still open at the end for both formats. Its arguments were "
-            "complete, so it is not incomplete.",
+            "reports a call still open at the end for both formats. Its arguments closed, "
+            "but its </tool_call> never came: a call cut off is incomplete.",
         ),
         Case(
             f"{_fmt}-non-streaming-invalid-json",

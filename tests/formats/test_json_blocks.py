@@ -393,10 +393,23 @@ def test_vllm_cases(fmt: str, text: str, calls: Calls, content: str, data: st.Da
     [
         ("internlm", f'{A_START}{{"name": "func", "parameters": {{', {}, True),  # vLLM malformed
         ("phi4_mini_json", 'functools[{"name": "func", "arguments": {', {}, True),
-        # vLLM "incomplete": the arguments are whole, only the wrapper is cut
+        # vLLM "incomplete": the arguments are whole, but the call object and the block
+        # were cut, so the call is incomplete (as in every format)
         (
             "apertus",
             '<|tools_prefix|>[{"get_weather": {"location": "London"}',
+            {"location": "London"},
+            True,
+        ),
+        (
+            "apertus",
+            '<|tools_prefix|>[{"get_weather": {"location": "London"}}]',
+            {"location": "London"},
+            True,
+        ),
+        (
+            "apertus",
+            '<|tools_prefix|>[{"get_weather": {"location": "London"}}]<|tools_suffix|>',
             {"location": "London"},
             False,
         ),

@@ -223,3 +223,33 @@ def test_one_char_streaming_agrees_with_one_shot_sglang_35564() -> None:
     whole = testing.coalesce(testing.run(tool_parser("kimi_k2"), [text]))
     assert one_char == whole
     assert summary(whole) == ("a  b", [("f", {"x": "<|tool_call_end|"}), ("g", {})])
+
+
+@pytest.mark.parametrize(
+    ("tool_id", "name"),
+    [
+        ("functions.calendar.events.create:0", "calendar.events.create"),
+        ("crm.contacts.find:2", "crm.contacts.find"),
+        ("functions.get_weather:0", "get_weather"),
+        ("get_weather:3", "get_weather"),
+        ("functions.functions.x:1", "functions.x"),  # only one leading prefix is markup
+        ("functions:0", "functions"),
+        ("ns-1.tool_a:10", "ns-1.tool_a"),
+    ],
+)
+@given(data=st.data())
+def test_a_dotted_name_keeps_its_dots(tool_id: str, name: str, data: st.DataObject) -> None:
+    """Only a leading ``functions.`` and the ``:index`` suffix are markup; the name is
+    everything between them (it used to be cut to its last segment)."""
+    text = "Booking. " + _wrap(_tool(tool_id, '{"title": "sync"}')) + " Done."
+    items = check_format("kimi_k2", text, data)
+    got = [(v.id, v.name, v.incomplete) for k, v in items if isinstance(v, testing.Call)]
+    assert got == [(tool_id, name, False)]
+    assert summary(items) == ("Booking.  Done.", [(name, {"title": "sync"})])
+
+
+@pytest.mark.parametrize("tool_id", ["functions.:0", "functions.a..b:0", ".a:0", "a.:0", "a.b"])
+def test_a_malformed_dotted_id_is_text(tool_id: str) -> None:
+    text = _wrap(_tool(tool_id, "{}"))
+    items = check_format("kimi_k2", text)
+    assert summary(items) == (text, [])

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from streamcall import format_for_model, formats, tool_parser
 from streamcall.formats.registry import ROUTES
+from streamcall.reasoning import REASONING_ROUTES, reasoning_format_for_model
 
 # One real model id per pattern (the ids people pass as `model`).
 EXAMPLES = [
@@ -141,3 +144,134 @@ def test_tool_parser_by_model_and_errors() -> None:
         tool_parser("nope")
     with pytest.raises(ValueError, match="needs a format name or a model id"):
         tool_parser()
+
+
+# --- the specific name wins ----------------------------------------------------------------
+#
+# Both routing tables hold two tiers: the names of models, then the base families that
+# other models are fine-tuned from and keep the name of. A fine-tune written with its base
+# model's name writes the fine-tune's format, so every name of the first tier must win over
+# every base family, and within the table no pattern may be shadowed by an earlier one
+# that is a substring of it. The base families, and why each one is one:
+TOOL_BASE_FAMILIES = {
+    "mistral-": "Mistral 7B/Small: Hermes-2-Pro-Mistral-7B, OpenHermes-2.5-Mistral-7B",
+    "mixtral-": "Mixtral: Nous-Hermes-2-Mixtral-8x7B",
+    "qwen3-coder": "Qwen3-Coder: fine-tuned coding agents keep the name",
+    "qwen2.5-coder": "Qwen2.5-Coder, likewise",
+    "qwen3.5": "Qwen3.5, likewise",
+    "qwen": "Qwen: xLAM-2 (Qwen-xLAM), DeepSeek-R1-Distill-Qwen, Holo2",
+    "llama-4": "Llama 4 fine-tunes",
+    "llama-3.2": "Llama 3.2 fine-tunes",
+    "llama-3.1": "Llama 3.1: Hermes-3-Llama-3.1, ToolACE-2-Llama-3.1",
+    "llama-3.3": "Llama 3.3 fine-tunes",
+    "deepseek-v4": "DeepSeek-V4 fine-tunes",
+    "deepseek_v4": "DeepSeek-V4, the other spelling",
+    "deepseek-v3.2": "DeepSeek-V3.2 fine-tunes",
+    "deepseek-v3.1": "DeepSeek-V3.1 fine-tunes",
+    "deepseek-v3": "DeepSeek-V3 fine-tunes",
+    "glm-5": "GLM-5 fine-tunes",
+    "glm-4.7": "GLM-4.7 fine-tunes",
+    "glm-4.6": "GLM-4.6 fine-tunes",
+    "glm-4.5": "GLM-4.5 fine-tunes",
+    "gemma4": "Gemma 4: FunctionGemma-style fine-tunes",
+    "gemma-4": "Gemma 4, the other spelling",
+    "granite-4": "Granite 4 fine-tunes",
+    "granite-3": "Granite 3 fine-tunes (granite-20b-functioncalling is not one)",
+    "phi-4-mini": "Phi-4-mini fine-tunes",
+}
+REASONING_BASE_FAMILIES = {
+    "deepseek-v4.1": "DeepSeek-V4.1 fine-tunes",
+    "deepseek-v4": "DeepSeek-V4 fine-tunes",
+    "deepseek_v4": "DeepSeek-V4, the other spelling",
+    "deepseek-v3": "DeepSeek-V3 fine-tunes",
+    "qwen3-coder": "Qwen3-Coder fine-tunes",
+    "qwen3": "Qwen3: Holo2, Qwen3-Nemotron, DeepSeek-R1-0528-Qwen3",
+    "qwen2.5": "Qwen2.5: DeepSeek-R1-Distill-Qwen, OpenReasoning-Nemotron",
+    "granite-3.2": "Granite 3.2 fine-tunes",
+    "granite-3.3": "Granite 3.3 fine-tunes",
+    "gemma-4": "Gemma 4 fine-tunes",
+    "gemma4": "Gemma 4, the other spelling",
+    "glm-4.5": "GLM-4.5 fine-tunes",
+    "glm-4.6": "GLM-4.6 fine-tunes",
+    "glm-4.7": "GLM-4.7 fine-tunes",
+    "glm-5": "GLM-5 fine-tunes",
+}
+# Pairs of base families are not ordered against each other (an id naming two bases is a
+# merge; either format may be right), so they are not checked.
+TABLES = [
+    pytest.param(ROUTES, TOOL_BASE_FAMILIES, format_for_model, id="tools"),
+    pytest.param(
+        REASONING_ROUTES, REASONING_BASE_FAMILIES, reasoning_format_for_model, id="reasoning"
+    ),
+]
+Table = tuple[tuple[str, str], ...]
+
+
+@pytest.mark.parametrize(("routes", "bases", "route"), TABLES)
+def test_no_pattern_is_shadowed_by_an_earlier_one(
+    routes: Table, bases: dict[str, str], route: Callable[[str], str | None]
+) -> None:
+    """A model id made from each pattern routes to that pattern's format: no earlier
+    pattern that is a substring of it maps elsewhere."""
+    wrong = [
+        (pattern, fmt, route(model))
+        for pattern, fmt in routes
+        for model in (pattern, f"acme/{pattern}-7b-it", f"ACME/{pattern.upper()}")
+        if route(model) != fmt
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("routes", "bases", "route"), TABLES)
+def test_a_model_name_wins_over_its_base_family(
+    routes: Table, bases: dict[str, str], route: Callable[[str], str | None]
+) -> None:
+    """Every pattern that is not a base family wins over every base family, whichever
+    comes first in the id: a later name can never lose to a base family it was fine-tuned
+    from. Fails for a new pattern added after the base families."""
+    patterns = [p for p, _ in routes]
+    assert set(bases) <= set(patterns), "a listed base family is not in the table"
+    wrong = []
+    for name, fmt in routes:
+        if name in bases:
+            continue
+        for base, base_fmt in routes:
+            if base not in bases or base_fmt == fmt:
+                continue
+            for model in (f"acme/{base}-{name}-7b", f"acme/{name}-{base}-7b"):
+                if route(model) != fmt:
+                    wrong.append((model, fmt, route(model)))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("acme/Qwen-xLAM-1.5B-fc", "xlam"),
+        ("Salesforce/Llama-xLAM-2-70b-fc-r", "xlam"),
+        ("NousResearch/Hermes-2-Pro-Mistral-7B", "hermes"),
+        ("NousResearch/Nous-Hermes-2-Mixtral-8x7B-DPO", "hermes"),
+        ("NousResearch/Hermes-3-Llama-3.1-8B", "hermes"),
+        ("Team-ACE/ToolACE-2-Llama-3.1-8B", "pythonic"),
+        ("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "deepseek_v3"),
+        ("deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", "deepseek_v3"),
+        ("acme/functiongemma-4-2b", "functiongemma"),
+        ("ibm-granite/granite-3.1-8b-instruct", "granite"),
+    ],
+)
+def test_fine_tunes_named_with_their_base(model: str, expected: str) -> None:
+    assert format_for_model(model) == expected
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("Hcompany/Holo2-8B-Qwen3", "holo2"),
+        ("nvidia/Qwen3-Nemotron-32B-RLBFF", "nemotron_v3"),
+        ("deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", "deepseek_r1"),
+        ("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "deepseek_r1"),
+        ("Qwen/Qwen3-8B", "qwen3"),
+    ],
+)
+def test_reasoning_fine_tunes_named_with_their_base(model: str, expected: str) -> None:
+    assert reasoning_format_for_model(model) == expected

@@ -111,6 +111,53 @@ def test_seed_with_thinking(
     assert [(c.name, c.args) for c in parsed.tool_calls] == [("get_weather", args)]
 
 
+@pytest.mark.parametrize(
+    ("think", "call", "args"),
+    [
+        (SEED_THINK_512, SEED_CALL, {"location": "Barcelona, Spain"}),
+        (
+            SEED_THINK_WITH_LITERAL_CALL,
+            SEED_CALL_UNIT,
+            {"location": "Barcelona, Spain", "unit": "celsius"},
+        ),
+    ],
+)
+@given(data=st.data())
+def test_seed_tool_parser_alone_skips_calls_drafted_while_thinking(
+    think: str, call: str, args: dict[str, Any], data: st.DataObject
+) -> None:
+    """With no reasoning parser, the think block is text, the call it quotes included;
+    only the call after it counts (vLLM's tool parser alone does the same)."""
+    items = check_format("seed_oss", think + call, data, SEED_TOOLS)
+    assert summary(items) == (think, [("get_weather", args)])
+    assert [c.incomplete for c in calls_of(items)] == [False]
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "names"),
+    [
+        # a think block that never closes: all text, the drafted call too
+        (SEED_THINK_WITH_LITERAL_CALL[: -len("</seed:think>")], None, []),
+        (SEED_THINK_WITH_LITERAL_CALL[:-4], None, []),  # its closer cut
+        (SEED_THINK_WITH_LITERAL_CALL[:40], None, []),  # cut inside the drafted call
+        ("<seed:thi", None, []),
+        # a call, then a think block (blanks before it stay text), then another call
+        (SEED_CALL + "\n<seed:think>again " + SEED_CALL + "</seed:think>" + SEED_CALL,
+         "\n<seed:think>again " + SEED_CALL + "</seed:think>", ["get_weather"] * 2),
+        # a closer with no opener is text, and the call before it counts
+        (SEED_CALL + "done</seed:think>", "done</seed:think>", ["get_weather"]),
+    ],
+)  # fmt: skip
+@given(data=st.data())
+def test_seed_think_spans_in_every_chunking(
+    text: str, content: str | None, names: list[str], data: st.DataObject
+) -> None:
+    items = check_format("seed_oss", text, data, SEED_TOOLS)
+    got_content, calls = summary(items)
+    assert got_content == (text if content is None else content)
+    assert [name for name, _ in calls] == names
+
+
 # --- step3 ------------------------------------------------------------------------------
 
 B, E = "<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"

@@ -20,8 +20,8 @@ Case = tuple[str, str, str | None, str | None, bool | None]
 
 def _r1_family(start: str, end: str) -> list[tuple[str, str | None, str | None]]:
     """tests/reasoning/test_deepseekr1_reasoning_parser.py (and the identical tables in
-    test_mistral_reasoning_parser.py, test_seedoss_reasoning_parser.py,
-    test_minimax_m2_reasoning_parser.py), with the markers substituted."""
+    test_seedoss_reasoning_parser.py, test_minimax_m2_reasoning_parser.py), with the
+    markers substituted."""
     return [
         (f"This is a reasoning section{end}This is the rest", "This is a reasoning section",
          "This is the rest"),
@@ -58,6 +58,7 @@ OPENED_THINK = (
     "poolside_v1",
     "qwen3",
     "mimo",
+    "holo2",  # vLLM's holo2 is deepseek_r1 while thinking is on (its default)
 )
 
 # Formats whose R1-family cases vLLM runs with thinking switched on by the request
@@ -69,7 +70,30 @@ CASES: list[Case] = []
 for _name in OPENED_THINK:
     _opened = OPENED_BY_REQUEST.get(_name)
     CASES += [(_name, o, r, c, _opened) for o, r, c in _r1_family("<think>", "</think>")]
-CASES += [("mistral", o, r, c, None) for o, r, c in _r1_family("[THINK]", "[/THINK]")]
+# test_mistral_reasoning_parser.py: a reasoning trace must open with [THINK]; without
+# it the output is content, and a [/THINK] with no opener is dropped.
+CASES += [
+    ("mistral", o, r, c, None)
+    for o, r, c in [
+        ("This is a reasoning section[/THINK]This is the rest", None,
+         "This is a reasoning sectionThis is the rest"),
+        ("This is a reasoning section[/THINK]", None, "This is a reasoning section"),
+        ("[THINK]This is reasoning", "This is reasoning", None),
+        ("This is content", None, "This is content"),
+        ("This is a reasoning section", None, "This is a reasoning section"),
+        ("This\nThat[/THINK]This is the rest\nThat", None, "This\nThatThis is the rest\nThat"),
+        ("[/THINK]This is the rest", None, "This is the rest"),
+        ("[THINK]This is a reasoning section[/THINK]This is the rest",
+         "This is a reasoning section", "This is the rest"),
+        ("[THINK]This is a reasoning section[/THINK]", "This is a reasoning section", None),
+        ("[THINK]This\nThat[/THINK]This is the rest\nThat", "This\nThat",
+         "This is the rest\nThat"),
+        ("[THINK]This is a reasoning section", "This is a reasoning section", None),
+        ("", None, None),
+        ("Before\n[THINK]This is a reasoning section[/THINK]\nThis is the rest",
+         "This is a reasoning section", "Before\n\nThis is the rest"),
+    ]
+]  # fmt: skip
 CASES += [("seed_oss", o, r, c, None) for o, r, c in _r1_family("<seed:think>", "</seed:think>")]
 
 # test_seedoss_reasoning_parser.py: its own extra cases.
@@ -164,8 +188,8 @@ CASES += [
     ("ernie45", "abc\nABC</think>def\nDEF", "abc\nABC", "def\nDEF", None),
 ]
 
-# test_glm4_moe_reasoning_parser.py (glm45; holo2 shares the parser)
-for _name in ("glm45", "glm47", "holo2"):
+# test_glm4_moe_reasoning_parser.py (glm45)
+for _name in ("glm45", "glm47"):
     CASES += [
         (_name, o, r, c, None)
         for o, r, c in [

@@ -25,7 +25,10 @@ that a detokenizer may have skipped.
 Modes: TEXT -> HEADER -> ARGS -> AFTER (between calls) -> HEADER ... -> TEXT.
 
 The call starts (``ToolCallStart``) when the header is complete and the arguments show
-their ``{``; the arguments are streamed verbatim from there. The special tokens in
+their ``{``; the arguments are streamed verbatim from there. With a CALL_END in the
+grammar the call is complete only when that closer (or SECTION_END) comes after its
+arguments; another call's start, junk or the end of the stream first end it
+``incomplete``. Without one (Mistral v11) the arguments' end is the call's. The special tokens in
 ``STOP`` (end-of-call and section markers) cannot occur inside arguments, so they are
 looked for there too: an argument object cut by one ends ``incomplete`` and parsing goes
 on with the marker (vLLM's Kimi K2 suite keeps a call whose JSON was cut short).
@@ -131,6 +134,9 @@ class HeaderJsonParser(ToolParser):
         self._call_id: str | None = None
         self._index = -1
         self._args: ArgsStreamer | None = None
+        # With CALL_END: a call whose arguments closed, waiting for its closer
+        # (index, arguments)
+        self._closed: tuple[int, str] | None = None
 
     # -- for configurations ----------------------------------------------------------------
 
@@ -298,7 +304,11 @@ class HeaderJsonParser(ToolParser):
         assert args is not None
         if incomplete:
             self._emit_args(out, self._index, args.close(tail))
-        self._end_call(out, self._index, args.text(), incomplete)
+            self._end_call(out, self._index, args.text(), True)
+        elif self.CALL_END is not None:  # complete once its closer comes (_read_between)
+            self._closed = (self._index, args.text())
+        else:  # no closer in the grammar: the arguments' end is the call's
+            self._end_call(out, self._index, args.text(), False)
         self._args = None
         self._index = -1
         self._section_calls += 1
@@ -316,6 +326,9 @@ class HeaderJsonParser(ToolParser):
         for marker in self._between:
             if buf.startswith(marker, pos):
                 pos += len(marker)
+                if self._closed is not None and marker != self.ARGS_SUFFIX:
+                    # its closer (or the section's) ends it; another call start does not
+                    self._settle(out, marker in (self.CALL_END, self.SECTION_END))
                 if marker == self.SECTION_END:
                     self._mode = _TEXT
                     if self._section_calls:
@@ -334,10 +347,19 @@ class HeaderJsonParser(ToolParser):
                 return pos
         if not final and self._between_partial.holds(buf, pos):
             return -(pos + 1)
-        # Anything else ends the section; the whitespace before it is text.
+        # Anything else ends the section (and a call still waiting for its closer, cut
+        # off); the whitespace before it is text.
+        if self._closed is not None:
+            self._settle(out, False)
         self._release_raw(out)
         self._mode = _TEXT
         return pos
+
+    def _settle(self, out: list[Event], complete: bool) -> None:
+        assert self._closed is not None
+        index, text = self._closed
+        self._closed = None
+        self._end_call(out, index, text, not complete)
 
     # -- failure and the end ---------------------------------------------------------------
 
@@ -365,6 +387,8 @@ class HeaderJsonParser(ToolParser):
             self._end(out, incomplete=True)
             return
         if mode == _AFTER:
+            if self._closed is not None:  # its closer never came
+                self._settle(out, False)
             text = "".join(self._raw) + rest
             if text.strip():
                 out.append(Text(text))

@@ -57,6 +57,13 @@ degrades to text whole. Arguments written before the name are held until the nam
 If the markup breaks after the call started, the arguments are closed (``incomplete``), the
 call ends, and the rest is text again. At end of stream a call whose name is known is
 reported, with its arguments closed; one whose name is not known is released as text.
+
+A call whose object closed is complete only once what follows proves it ended: the next
+call's ``{``, a separator, a repeated START, or the block's END; the list's ``]`` too
+where the block has no END (or ``END_OPTIONAL``: an END that is the stop token servers
+strip). Until then its ``ToolCallEnd`` waits (``_closed``); junk or the end of the stream
+first end it ``incomplete``. A block with no END and no list (bare objects, ``;``-separated)
+ends each call with its object: nothing after it can belong to it.
 """
 
 from __future__ import annotations
@@ -125,6 +132,9 @@ class JsonCallsParser(ToolParser):
     ENDS: ClassVar[dict[str, str | None]] = {}
     REARM: ClassVar[tuple[str, ...]] = ()
     ID_KEYS: ClassVar[tuple[str, ...]] = ()
+    #: the END marker is the model's stop token, which servers strip from the text: a call
+    #: that closed is complete without it (GigaChat 3's ``</s>``)
+    END_OPTIONAL: ClassVar[bool] = False
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -141,6 +151,9 @@ class JsonCallsParser(ToolParser):
         self._in_array = False
         self._ids: set[str] = set()  # ids given out so far (kept only with ID_KEYS)
         self._repeats: dict[str, int] = {}  # id -> last suffix given to a repeat of it
+        # A call whose object closed, waiting for what proves it ended (see the module
+        # header): (index, arguments, cut, junk text after the object in a string).
+        self._closed: tuple[int, str, bool, str] | None = None
         self._reset_object()
 
     def _reset_object(self) -> None:
@@ -329,6 +342,8 @@ class JsonCallsParser(ToolParser):
         c = buf[pos]
         end_marker = self._end
         if c == "{":
+            if self._closed is not None:  # the next call: the last one ended
+                self._settle(out, True)
             self._raw.append("{")
             self._reset_object()
             self._mode = _OBJECT
@@ -343,16 +358,22 @@ class JsonCallsParser(ToolParser):
                 self._raw.append("]")
             else:  # closing markup of calls that completed: never text
                 self._raw = []
+                if self._closed is not None and not self._end_required():
+                    self._settle(out, True)  # the list was the block: its end ends the call
                 if end_marker is None:
                     self._mode = _TEXT
                     self._block_ended()
             return pos + 1
         if self._block_calls and (c in self.SEPARATORS or (c == "," and self._in_array)):
+            if self._closed is not None:
+                self._settle(out, True)
             self._raw.append(c)
             return pos + 1
         if self.REPEAT_START and self._block_calls and not self._in_array:
             for marker in self.START:
                 if buf.startswith(marker, pos):
+                    if self._closed is not None:
+                        self._settle(out, True)
                     self._raw.append(marker)
                     return pos + len(marker)
             if not final and partial_marker_len(buf, self.START, pos) == n - pos:
@@ -363,13 +384,17 @@ class JsonCallsParser(ToolParser):
                     self._raw.append(end_marker)
                     self._degrade(out)
                 else:
+                    if self._closed is not None:
+                        self._settle(out, True)
                     self._block_ended()
                 self._raw = []
                 self._mode = _TEXT
                 return pos + len(end_marker)
             if not final and partial_marker_len(buf, (end_marker,), pos) == n - pos:
                 return -(pos + 1)
-        # Anything else ends the block.
+        # Anything else ends the block, and a call still waiting for its closer with it.
+        if self._closed is not None:
+            self._settle(out, False)
         if self._block_calls == 0:
             self._degrade(out)
         else:
@@ -732,10 +757,14 @@ class JsonCallsParser(ToolParser):
         args = self._args
         if args is None:
             self._emit_args(out, self._index, "{}")
-            self._end_call(out, self._index, "{}")
+            text, cut = "{}", False
         else:
-            self._end_call(out, self._index, args.text(), self._cut)
-        self._release_junk(out)
+            text, cut = args.text(), self._cut
+        junk = "".join(self._junk)
+        self._junk = []
+        self._closed = (self._index, text, cut, junk)
+        if not self._in_array and not self._end_required():
+            self._settle(out, True)  # no closer to wait for: the object's end is the call's
         self._block_calls += 1
         self._raw.clear()
         self._reset_object()
@@ -767,7 +796,23 @@ class JsonCallsParser(ToolParser):
         if junk.strip():
             out.append(Text(junk))
 
+    def _end_required(self) -> bool:
+        """Whether the open block's END marker must be seen for its last call to be
+        complete (it has one, and it is not a stop token that servers strip)."""
+        return self._end is not None and not self.END_OPTIONAL
+
+    def _settle(self, out: list[Event], complete: bool) -> None:
+        """End the call whose object closed: complete if what followed proved it ended
+        (its block's closer, a separator, the next call), else incomplete."""
+        assert self._closed is not None
+        index, text, cut, junk = self._closed
+        self._closed = None
+        self._end_call(out, index, text, cut or not complete)
+        self._junk = [junk]  # (no object is open here: its own junk list is empty)
+        self._release_junk(out)
+
     def _end_open_call(self, out: list[Event], tail: str) -> None:
+        """End a call whose object never closed: incomplete, whatever its arguments."""
         args = self._args
         if args is None:
             self._emit_args(out, self._index, "{}")
@@ -775,7 +820,7 @@ class JsonCallsParser(ToolParser):
             return
         if not args.done and not self._cut:  # (a cut string's object was closed then)
             self._emit_args(out, self._index, args.close(tail))
-        self._end_call(out, self._index, args.text(), not args.done)
+        self._end_call(out, self._index, args.text(), True)
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
@@ -784,6 +829,8 @@ class JsonCallsParser(ToolParser):
                 out.append(Text(rest))
             return
         if mode == _BODY:
+            if self._closed is not None:  # its closer never came
+                self._settle(out, False)
             if self._block_calls == 0:
                 self._raw.append(rest)
                 self._degrade(out)
@@ -810,9 +857,7 @@ class JsonCallsParser(ToolParser):
             self._args = None  # the string ended before its object began: no arguments
         if self._sub in (_O_ARGS, _O_ARGS_STRING) and self._args is not None:
             self._end_open_call(out, tail)
-        elif self._args is not None and self._args.done:
-            self._end_call(out, self._index, self._args.text())
-        else:
+        else:  # (arguments that closed too: the call's object did not)
             self._end_open_call(out, "")
         self._release_junk(out)
         self._raw.clear()

@@ -8,12 +8,16 @@ Grammar (class attributes choose the block markup)::
     calls  := call (ws* ','? ws* call)* (ws* ',')?              # ws may be a newline (olmo3)
     call   := NAME ws* '(' ( arg (',' arg)* ','? )? ')'         # NAME := ident ('.' ident)*
     arg    := IDENT '=' value | value                           # a positional value: below
-    value  := string | number | True | False | None             # + true/false/null when
-            | '[' values ']' | '(' values ')'                   #   JSON_LITERALS (olmo3)
+    value  := string | number | True | False | None             # and JSON's
+            | true | false | null                               #   literals too
+            | '[' values ']' | '(' values ')'
             | '{' (key ':' value (',' key ':' value)*)? '}'     # dict
             | '{' values '}'                                    # set
 
-Conversion to JSON: ``True``/``False``/``None`` become ``true``/``false``/``null``; lists,
+Conversion to JSON: ``True``/``False``/``None`` become ``true``/``false``/``null``, and
+JSON's own ``true``/``false``/``null`` are read as the same literals (models trained on
+JSON write ``on=false``; in Python they would be unknown names, so nothing valid is read
+differently); lists,
 tuples and sets become arrays (``(x)`` without a comma is read as a one-element array);
 dict keys that are numbers, booleans or ``None`` become strings, as ``json.dumps`` writes
 them. Numbers: a JSON number is kept as written (``1e999`` too); otherwise Python's
@@ -55,7 +59,10 @@ What it holds back: a partial START or END marker; the header until its ``(`` (a
 terminator (scanned once: the scan offset is remembered); inside a string a cut escape
 (at most ``\\N{`` plus 100 characters) or a high surrogate escape, and a candidate closing
 quote with the text the check above needs. Malformed input in a call closes its JSON and
-ends it ``incomplete``; the rest is text. A block that breaks before its first call is
+ends it ``incomplete``; the rest is text. A call whose ``)`` was read is complete only once
+what follows proves it ended: a ``,``, the next call's head, END, or the list's ``]`` where
+no END follows it (no END, or ``END_OPTIONAL``); junk or the end of the stream first end it
+``incomplete``, its arguments whole. A block that breaks before its first call is
 released as text, whole. The shortcuts below hold back nothing more.
 
 Shortcuts (``feed``, while a call's arguments stream; the general path is ``_args``): a
@@ -101,7 +108,14 @@ _PY_NUMBER = re.compile(
 )
 _DECIMAL_INT = re.compile(r"-?\d+")
 _PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
-_LITERALS = {"True": "true", "False": "false", "None": "null"}
+_LITERALS = {
+    "True": "true",
+    "False": "false",
+    "None": "null",
+    "true": "true",
+    "false": "false",
+    "null": "null",
+}
 # ``feed``'s member shortcut reads the common members of a call with about one regex per
 # chunk. A common member is a plain ASCII keyword, '=', a bare scalar or a short string with
 # no backslash (and no surrogate) in it, and the ',' after it. A regex reads what is left of
@@ -266,14 +280,15 @@ class PythonicCallsParser(ToolParser):
     END: ClassVar[str | None] = None
     #: a '[' at the very start of the output (after whitespace) opens a block
     LIST_AT_START: ClassVar[bool] = False
-    #: JSON's true/false/null are accepted as well as Python's True/False/None
-    JSON_LITERALS: ClassVar[bool] = False
     #: the calls must be the whole output (no START markers): text around them is text
     WHOLE_OUTPUT: ClassVar[bool] = False
     #: a block opened by START whose first call is a JSON object (``[{"name": ...,
     #: "arguments": {...}}]``) is read by the JSON-call engine (LFM2 writes JSON calls
     #: when its system prompt asks for them)
     JSON_BODY: ClassVar[bool] = False
+    #: after the list's ``]`` the END marker may be left out (Llama 4): the ``]`` then
+    #: completes the last call; otherwise only END does
+    END_OPTIONAL: ClassVar[bool] = False
     MAX_HEAD: ClassVar[int] = 256
 
     # The shortcuts of ``feed`` (a test switches them off on an instance to compare them
@@ -294,6 +309,8 @@ class PythonicCallsParser(ToolParser):
         self._block_calls = 0
         self._sep = False
         self._json: _JsonBody | None = None
+        # A call whose ')' was read, waiting for what proves it ended: (index, arguments)
+        self._closed: tuple[int, str] | None = None
         self._new_call()
 
     def _new_call(self) -> None:
@@ -396,8 +413,6 @@ class PythonicCallsParser(ToolParser):
         lit = _LITERALS.get(tok)
         if lit is not None:
             return lit
-        if self.JSON_LITERALS and tok in ("true", "false", "null"):
-            return tok
         if _JSON_NUMBER.fullmatch(tok):
             return tok
         if not _PY_NUMBER.fullmatch(tok):
@@ -420,7 +435,10 @@ class PythonicCallsParser(ToolParser):
         if incomplete:
             self._emit_closing(out)
         self._flush(out)
-        self._end_call(out, self._index, "".join(self._parts), incomplete)
+        if incomplete:
+            self._end_call(out, self._index, "".join(self._parts), True)
+        else:  # its ')': complete once what follows proves it ended (``_settle``)
+            self._closed = (self._index, "".join(self._parts))
         self._block_calls += 1
         self._raw = []
         self._sep = False
@@ -447,6 +465,14 @@ class PythonicCallsParser(ToolParser):
         tail.extend(_JSON_CLOSER[k] for k in reversed(self._kinds))
         self._kinds = []
         self._emit(out, "".join(tail))
+
+    def _settle(self, out: list[Event], complete: bool) -> None:
+        """End the call whose ')' was read: complete if a separator, the next call, the
+        list's end (where END may be left out) or END followed it; else incomplete."""
+        if self._closed is not None:
+            index, arguments = self._closed
+            self._closed = None
+            self._end_call(out, index, arguments, not complete)
 
     def _broken(self, out: list[Event], pos: int) -> int:
         """Malformed markup inside a call: close it; the rest is text."""
@@ -715,12 +741,14 @@ class PythonicCallsParser(ToolParser):
                 self._mode = _TEXT
                 self._block_ended()
                 if buf.startswith(end_marker, pos):
+                    self._settle(out, True)
                     pos += len(end_marker)
                 elif not final and end_marker.startswith(buf[pos:]):
                     self._mode = _AFTER_LIST
                     self._gap = None
                     return pos
                 else:  # no end marker: the whitespace is the gap after the block
+                    self._settle(out, False)
                     gap = self._gap
                     assert gap is not None
                     gap.extend(self._raw)
@@ -740,6 +768,7 @@ class PythonicCallsParser(ToolParser):
 
     def _end_block(self, out: list[Event]) -> None:
         """The block ends here without its closing markup: what it held back is text."""
+        self._settle(out, False)
         if self._raw:
             out.append(Text("".join(self._raw)))
             self._raw = []
@@ -762,7 +791,7 @@ class PythonicCallsParser(ToolParser):
             return ws + 1
         if c == "]" and self._bracketed and self._block_calls:  # '[f(), ]'
             self._raw.append(buf[pos : ws + 1])
-            return self._list_closed(ws + 1)
+            return self._list_closed(out, ws + 1)
         if c == "{" and self.JSON_BODY and self._block_calls == 0:
             self._raw.append(buf[pos:ws])
             body = _JsonBody(self.tools, id_prefix=self.id_prefix)
@@ -774,6 +803,7 @@ class PythonicCallsParser(ToolParser):
             self._mode = _JSON
             return ws
         if end_marker is not None and self._block_calls and buf.startswith(end_marker, ws):
+            self._settle(out, True)
             self._raw = []
             self._mode = _TEXT
             self._block_ended()
@@ -787,6 +817,7 @@ class PythonicCallsParser(ToolParser):
                 return -(pos + 1)
             self._end_block(out)
             return pos
+        self._settle(out, True)  # the next call: the last one ended
         self._raw = []
         self._new_call()
         name = m.group(1)
@@ -799,10 +830,12 @@ class PythonicCallsParser(ToolParser):
         self._mode = _ARGS
         return m.end()
 
-    def _list_closed(self, pos: int) -> int:
+    def _list_closed(self, out: list[Event], pos: int) -> int:
         # The ']' (and the blanks before it) close a block that has calls: markup, never
         # text, whether or not an end marker follows.
         self._raw = []
+        if self.END is None or self.END_OPTIONAL:
+            self._settle(out, True)
         if self.END is None:
             self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
         else:
@@ -818,14 +851,16 @@ class PythonicCallsParser(ToolParser):
         c = buf[ws]
         end_marker = self.END
         if c == "," and not self._sep:
+            self._settle(out, True)  # a separator: the call before it ended
             self._sep = True
             self._raw.append(buf[pos : ws + 1])
             return ws + 1
         if c == "]" and self._bracketed:
             self._raw.append(buf[pos : ws + 1])
-            return self._list_closed(ws + 1)
+            return self._list_closed(out, ws + 1)
         if end_marker is not None:
             if buf.startswith(end_marker, ws):
+                self._settle(out, True)
                 self._raw = []
                 self._mode = _TEXT
                 self._block_ended()
@@ -1101,6 +1136,7 @@ class PythonicCallsParser(ToolParser):
             if rest:
                 out.append(Text(rest))
             return
+        self._settle(out, False)  # a call whose closer never came
         if mode in (_HEAD, _BETWEEN):
             text = "".join(self._raw) + rest
             if text:

@@ -102,6 +102,19 @@ value streams the section's text as a string (character data is text: ``<![CDATA
 section is unwrapped; a section later in a value is text. ``feed``'s shortcuts never take
 such a value (its ``<`` is a terminator's first character), so they need no change.
 
+With ``WRAPPER_KEYS`` (DSML: ``arguments``, ``input``), a call whose first parameter has
+one of those names, where the tool's schema is known and lacks that property, holds that
+parameter whole (key and value, nothing emitted) until what follows decides it: the call's
+closer, with no other parameter, unwraps it when its value is a JSON object (raw, or a
+JSON string holding one) whose keys are all the tool's, and that object's members are the
+arguments; a second parameter, junk, a cut or an object that does not fit make it the
+parameter it was written as, converted as any other. Its value is read as a held one, so
+``_whole_params`` and ``feed``'s shortcuts take it as they take any other.
+
+With ``TEXT_REGION`` (Seed-OSS), an opener found in text starts mode REGION: text, released
+as it comes (a cut closer held back), up to the closer; calls written there are drafts,
+not calls. Whitespace after a block that a region follows is text.
+
 With ``JSON_ARGS`` (DSML), a call whose body starts, after blanks, with ``{`` where its
 first parameter would open has that JSON object for arguments (``<｜DSML｜invoke
 name="f">{"k": 1}</｜DSML｜invoke>``, as SGLang reads it): mode ARGS streams it verbatim
@@ -141,6 +154,8 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=
 _TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 6, 7
 #: a call's body read as one JSON object (``JSON_ARGS``), and what may follow it
 _ARGS, _AFTER_ARGS = 8, 9
+#: inside a ``TEXT_REGION``: text, up to its closer
+_REGION = 10
 # value plans
 STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
 # value sub-states
@@ -421,6 +436,13 @@ class XmlParamsParser(ToolParser):
     #: a call whose body starts with ``{`` instead of a parameter has that JSON object
     #: for arguments, streamed verbatim (DSML)
     JSON_ARGS: ClassVar[bool] = False
+    #: ``(opener, closer)`` of a span of text in which no call is read (Seed-OSS's
+    #: ``<seed:think>…</seed:think>``: the model drafts calls there); the span, markers
+    #: included, is text, and an unclosed one lasts to the end of the stream
+    TEXT_REGION: ClassVar[tuple[str, str] | None] = None
+    #: parameter names that may wrap the call's arguments (DSML: ``arguments``, ``input``;
+    #: see the module header)
+    WRAPPER_KEYS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -463,6 +485,10 @@ class XmlParamsParser(ToolParser):
             starts.append(self._stem or self.BLOCK_OPEN)
         if self.BLOCK_OPEN is None or self.BARE_CALLS:
             starts.extend(self.CALL_OPEN)
+        region = self.TEXT_REGION
+        if region is not None:
+            starts.append(region[0])
+            self._region_finder = MarkerFinder((region[1],))
         self._text_finder = MarkerFinder(starts)
 
     def _setup_markers(self) -> None:
@@ -540,6 +566,11 @@ class XmlParamsParser(ToolParser):
         self._gap: list[str] = []
         self._cdata_base = _V_STRING  # the sub-state a CDATA section returns to
         self._args: ArgsStreamer | None = None  # a JSON object body (JSON_ARGS)
+        # WRAPPER_KEYS: whether this call's first parameter may wrap its arguments, the
+        # wrapper whose value is being read, and one read (key, raw value, flag), held
+        self._wrap_ready = False
+        self._wrapping: tuple[str, str | None] | None = None
+        self._wrap: tuple[str, str, str | None] | None = None
 
     # -- emission ------------------------------------------------------------------------
 
@@ -561,6 +592,10 @@ class XmlParamsParser(ToolParser):
         if args is not None:  # a JSON object body: the streamer closes it
             closing = args.close(tail) if not args.done else ""
         else:
+            if self._wrapping is not None:  # (its value was cut: read what came)
+                self._hold_wrapper("".join(self._held))
+            if self._wrap is not None:
+                self._settle_wrapper(out, unwrap=not incomplete)
             if self._vstate == _V_CDATA:
                 self._vstate = self._cdata_base
             if self._mode == _VALUE and self._vstate == _V_STRING:
@@ -671,6 +706,11 @@ class XmlParamsParser(ToolParser):
                 pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
                 if marker is None:
                     return pos
+                if self.TEXT_REGION is not None and marker == self.TEXT_REGION[0]:
+                    # blanks after a block stay text: no block follows them
+                    out.append(Text("".join(blanks) + marker if blanks else marker))
+                    self._mode = _REGION
+                    continue
                 self._raw = [marker]
                 if marker == self._stem:
                     # blanks after a block, dropped as a gap because a stem followed
@@ -772,6 +812,9 @@ class XmlParamsParser(ToolParser):
                 self._calls_in_block += 1
                 self._new_call()
                 self._props = self._param_types(name)
+                self._wrap_ready = bool(self.WRAPPER_KEYS and self._props) and any(
+                    k not in self._props for k in self.WRAPPER_KEYS
+                )
                 self._index = self._start_call(out, name)
                 self._emit(out, "{")
                 self._mode = _CALL
@@ -794,7 +837,13 @@ class XmlParamsParser(ToolParser):
                 ):
                     return ws  # may still become a (longer) marker
                 found = self._call_re.match(buf, ws)
-                if found is None and self.JSON_ARGS and not self._members and buf[ws] == "{":
+                if (
+                    found is None
+                    and self.JSON_ARGS
+                    and not self._members
+                    and self._wrap is None
+                    and buf[ws] == "{"
+                ):
                     self._gap = []
                     self._args = ArgsStreamer()
                     self._mode = _ARGS
@@ -822,6 +871,18 @@ class XmlParamsParser(ToolParser):
                 pos = self._json_args(buf, pos, out, final)
                 if pos < 0:
                     return -pos - 1
+            elif mode == _REGION:
+                finder = self._region_finder
+                end, resume, marker = (
+                    finder.find_final(buf, pos) if final else finder.find(buf, pos)
+                )
+                if marker is None:
+                    if end > pos:
+                        out.append(Text(buf[pos:end]))
+                    return end  # a cut closer is held
+                out.append(Text(buf[pos:resume]))
+                self._mode = _TEXT
+                pos = resume
             elif mode == _KEY:
                 m = self.PARAM_HEADER.match(buf, pos)
                 if m is None:
@@ -934,12 +995,17 @@ class XmlParamsParser(ToolParser):
                     return pos
                 cut = m.group("xml_cut")
                 return -(pos + 1) if cut is None or len(cut) <= _MAX_CUT_VALUE else pos
-            text = param_json(m, value)
-            if self._members:
-                text = "," + text
-            self._members += 1
-            self._parts.append(text)
-            self._delta.append(text)
+            if not (
+                self._wrap_ready
+                and (self._wrap is not None or not self._members)
+                and self._wrapper_member(out, m, value)  # (True: held, nothing to emit)
+            ):
+                text = param_json(m, value)
+                if self._members:
+                    text = "," + text
+                self._members += 1
+                self._parts.append(text)
+                self._delta.append(text)
             self._gap = []
             pos = m.end()
             if pos == n:
@@ -975,6 +1041,17 @@ class XmlParamsParser(ToolParser):
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key = m.group("key").strip()
         flag = m.group("string") if self._has_flag else None
+        if self._wrap_ready:
+            if self._wrap is not None:  # a second parameter: the first wrapped nothing
+                self._settle_wrapper(out, unwrap=False)
+            elif not self._members and key in self.WRAPPER_KEYS and key not in self._props:
+                # Maybe the call's arguments: read it whole, emit nothing yet.
+                self._wrapping = (key, flag)
+                self._plan, self._types = HELD, frozenset()
+                self._held = []
+                self._vstate = _V_START
+                self._newline_skipped = False
+                return
         plan, types = value_plan(self._props.get(key))
         if plan == AUTO and flag is not None:
             # DSML's flag types a value the schema does not: a string, or JSON.
@@ -1058,6 +1135,10 @@ class XmlParamsParser(ToolParser):
             self._held.append(piece)
             raw = "".join(self._held)
             self._held = []
+            if self._wrapping is not None:
+                self._hold_wrapper(raw)
+                self._vstate = _V_START
+                return
             types = self._types if self._plan == HELD else frozenset()
             if self._plan == NULLABLE_STRING:
                 text = "null" if raw.strip() == "null" else json_quote(raw)
@@ -1066,6 +1147,70 @@ class XmlParamsParser(ToolParser):
             self._emit(out, text)
         self._key_open = False
         self._vstate = _V_START
+
+    # -- a parameter that may wrap the arguments (WRAPPER_KEYS) ------------------------------
+
+    def _hold_wrapper(self, raw: str) -> None:
+        assert self._wrapping is not None
+        key, flag = self._wrapping
+        self._wrapping = None
+        self._held = []
+        self._wrap = (key, raw, flag)
+
+    def _wrapper_member(self, out: list[Event], m: re.Match[str], value: str) -> bool:
+        """``_whole_params`` read a whole parameter while a wrapper may be held: settle
+        the held one (a second parameter: it wrapped nothing), or hold this one if it may
+        be a wrapper. True if this parameter was taken (held)."""
+        if self._wrap is not None:
+            self._settle_wrapper(out, unwrap=False)
+            return False
+        key = m.group("key").strip()
+        if self._members or key not in self.WRAPPER_KEYS or key in self._props:
+            return False
+        if self.STRIP_NEWLINES:
+            if value[:1] == "\n":
+                value = value[1:]
+            if value[-1:] == "\n":
+                value = value[:-1]
+        self._wrap = (key, value, m.group("string") if self._has_flag else None)
+        return True
+
+    def _settle_wrapper(self, out: list[Event], *, unwrap: bool) -> None:
+        """The held wrapper is decided. Unwrapped (the call closed with it as its only
+        parameter, and its value is a JSON object, raw or as a JSON string, whose keys are
+        all the tool's): that object's members are the arguments. Otherwise it is the
+        parameter it was written as."""
+        assert self._wrap is not None
+        key, raw, flag = self._wrap
+        self._wrap = None
+        inner = self._wrapped(raw) if unwrap else None
+        if inner is not None:
+            if inner:
+                self._emit(out, _ENCODE(inner)[1:-1])
+                self._members = len(inner)
+            return
+        plan, types = value_plan(None)
+        if flag is not None:
+            plan = STRING if flag == "true" else HELD
+        if plan == STRING:
+            text = json_quote(raw)
+        elif plan == HELD or raw[:1] in _AUTO_JSON_START:
+            text = convert_value(raw, types)
+        else:
+            text = raw if raw in _LITERALS else json_quote(raw)
+        self._emit(out, ("," if self._members else "") + json_quote(key) + ":" + text)
+        self._members += 1
+
+    def _wrapped(self, raw: str) -> dict[str, Any] | None:
+        try:
+            value = _load_json(raw)
+            if isinstance(value, str):
+                value = _load_json(value)
+        except (ValueError, RecursionError):
+            return None
+        if isinstance(value, dict) and all(k in self._props for k in value):
+            return value
+        return None
 
     def _cdata(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """Inside a CDATA section: its text is the value's, literally, up to ``]]>``

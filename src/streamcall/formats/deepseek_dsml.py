@@ -23,7 +23,12 @@ name="f">{"k": "v"}</｜DSML｜invoke>``, which SGLang's DSML detectors read) ha
 for arguments, streamed verbatim as it arrives and validated as it goes (``JSON_ARGS``). If
 the object breaks, or anything but blanks and the closer follows it, the call ends
 ``incomplete`` with its object closed and the rest is text; a body that is neither
-parameters nor an object gives ``{}`` and the body as text, as before. Holds back a partial block marker in text, a header until
+parameters nor an object gives ``{}`` and the body as text, as before.
+
+A wrapper parameter: an invoke whose only parameter is ``arguments`` or ``input``, a name
+the tool's schema does not have, holding a JSON object (raw, or a JSON string) whose keys
+are all the tool's, has that object for arguments (``WRAPPER_KEYS``; vLLM and SGLang
+unwrap it too). The parameter is held until the invoke's closer decides it. Holds back a partial block marker in text, a header until
 its ``>``, and a partial closer inside a value (and a short parameter cut by the end of a
 chunk, whole: see ``_xmlparams``).
 """
@@ -47,7 +52,11 @@ class DeepSeekV32Parser(XmlParamsParser):
         'the whole text each delta and emits a parameter at its closer); string="false" '
         "values that do not load as JSON become strings instead of failing the call; an "
         "invoke outside a block is a call, and an invoke whose body is a JSON object has "
-        "that object for arguments (both as in SGLang)."
+        "that object for arguments (both as in SGLang). A wrapper parameter (the only one, "
+        "arguments or input, not in the schema, holding an object of the tool's keys) is "
+        "unwrapped only once the invoke's closer shows it is the only one, so that every "
+        "chunking agrees (vLLM's streaming unwraps it at its own closer, its one-shot path "
+        "only when it is alone). Text after the calls is kept."
     )
     P = "<｜DSML｜"
     CLOSE_P = "</｜DSML｜"
@@ -64,6 +73,7 @@ class DeepSeekV32Parser(XmlParamsParser):
     PARAM_HEADER = _KEY
     PARAM_CLOSE = CLOSE_P + "parameter>"
     JSON_ARGS = True
+    WRAPPER_KEYS = ("arguments", "input")
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

@@ -32,7 +32,8 @@ class FunctionGemmaParser(GemmaFourParser):
         "<escape>-quoted value stays a string: vLLM json.loads it, so '42' or a zip code "
         "'02134' turns into a number and 'true' into a boolean. Bare scalars, nested "
         "objects and arrays are typed as in Gemma 4 (vLLM's regex reads only "
-        "<escape>-quoted values and drops the rest)."
+        "<escape>-quoted values and drops the rest). Text after the calls is kept as "
+        "content (vLLM's one-shot path returns only the text before them, stripped)."
     )
 
     START = "<start_function_call>"

@@ -14,7 +14,9 @@ Grammar (Google Gemma 4; vLLM ``gemma4``)::
              | anything else                             -> string
 
 Modes: TEXT -> HEADER (``call:NAME{``) -> ARGS (a small state machine: KEY, VALUE,
-AFTER, STRING, SCALAR) -> CLOSE (``<tool_call|>``).
+AFTER, STRING, SCALAR) -> CLOSE (``<tool_call|>``). The call is complete when its
+``<tool_call|>`` comes after the arguments' ``}``; anything else there, or the end of the
+stream, ends it ``incomplete`` (its arguments are whole) and the rest is text.
 
 The arguments are converted to compact JSON and streamed while they are written (vLLM
 and the Rust crate of seed 001 emit them only when the call is complete). Every emitted
@@ -148,6 +150,7 @@ class GemmaFourParser(ToolParser):
         self._end_cut = PartialMarkers((self.END,))
         self._mode = _TEXT
         self._raw: list[str] = []
+        self._closed: tuple[int, str] | None = None  # arguments closed, END due (_CLOSE)
         self._new_call()
 
     @classmethod
@@ -218,9 +221,19 @@ class GemmaFourParser(ToolParser):
             if closing:
                 self._emit(out, closing)
         self._flush(out)
-        self._end_call(out, self._index, "".join(self._parts), incomplete)
-        self._mode = _CLOSE if not incomplete else _TEXT
+        if incomplete:
+            self._end_call(out, self._index, "".join(self._parts), True)
+            self._mode = _TEXT
+        else:  # the arguments closed: the call is complete when its END marker comes
+            self._closed = (self._index, "".join(self._parts))
+            self._mode = _CLOSE
         self._raw = []
+
+    def _settle(self, out: list[Event], complete: bool) -> None:
+        if self._closed is not None:
+            index, arguments = self._closed
+            self._closed = None
+            self._end_call(out, index, arguments, not complete)
 
     def _bare_value(self, text: str) -> str:
         """The JSON for a bare value, read whole (up to its terminator).
@@ -320,6 +333,7 @@ class GemmaFourParser(ToolParser):
                     self._raw.append(buf[pos:ws])
                     return ws
                 if buf.startswith(self.END, ws):
+                    self._settle(out, True)
                     self._raw = []
                     self._mode = _TEXT
                     self._block_ended()
@@ -327,7 +341,8 @@ class GemmaFourParser(ToolParser):
                 elif not final and self.END.startswith(buf[ws:]):
                     self._raw.append(buf[pos:ws])
                     return ws
-                else:
+                else:  # no END after the arguments: the call was cut off
+                    self._settle(out, False)
                     self._raw.append(buf[pos:ws])
                     out.append(Text("".join(self._raw)))
                     self._raw = []
@@ -504,6 +519,8 @@ class GemmaFourParser(ToolParser):
             if rest.strip():
                 out.append(Text(rest))
             return
+        if self._mode == _CLOSE:
+            self._settle(out, False)  # its END never came
         if self._mode == _HEADER_MODE or (self._mode == _CLOSE and rest.strip()):
             out.append(Text("".join(self._raw) + rest))
         elif self._mode == _TEXT and rest:

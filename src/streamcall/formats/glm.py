@@ -25,7 +25,8 @@ _DIFF = (
     "Streams string values while they are written (vLLM's glm4_moe emits them per "
     "regex over the whole text each delta); accepts the name with or without the "
     "newline under every name; untyped values follow the documented first-character "
-    "rule (vLLM tries json.loads/literal_eval on any untyped value)."
+    "rule (vLLM tries json.loads/literal_eval on any untyped value); text after the "
+    "calls is kept as content (vLLM's one-shot path returns only the text before them)."
 )
 
 

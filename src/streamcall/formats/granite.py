@@ -50,7 +50,8 @@ class GraniteTwentyBParser(JsonCallsParser):
     family = "IBM granite-20b-functioncalling"
     vllm_differences = (
         "Streams arguments verbatim; text before the first <function_call> is content "
-        "(vLLM's streaming requires the marker at the start)."
+        "(vLLM's streaming requires the marker at the start); text after the calls is "
+        "kept as content (vLLM's one-shot path returns only the text before them)."
     )
     START = ("<function_call>",)
     END = None

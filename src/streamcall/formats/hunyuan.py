@@ -93,7 +93,8 @@ class HunyuanV3Parser(_HunyuanParser):
     vllm_differences = (
         "Streams string values while they are written and non-string values as soon as "
         "they close (vLLM re-runs its regexes over the buffered block each delta); needs "
-        "no tokenizer: the marker suffix is read from the text."
+        "no tokenizer: the marker suffix is read from the text; text after the calls is "
+        "kept as content (vLLM's one-shot path returns only the text before them)."
     )
     SEP = "tool_sep"
 
@@ -106,7 +107,8 @@ class HunyuanV4Parser(_HunyuanParser):
         "they close; needs no tokenizer: the marker suffix is read from the text. "
         "Lenient where vLLM's strict mode returns the whole output as content: a missing "
         "</tool_call> or </tool_calls> still ends the call, and junk after a parameter "
-        "ends the call incomplete (the junk is text)."
+        "ends the call incomplete (the junk is text); text after the calls is kept as "
+        "content (vLLM's one-shot path returns only the text before them)."
     )
 
 

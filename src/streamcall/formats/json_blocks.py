@@ -35,6 +35,10 @@ from typing import Any
 from streamcall.formats._jsoncalls import JsonCallsParser
 
 _STREAMS = "Streams arguments verbatim without re-parsing the buffer each delta"
+_AFTER = (
+    "text after the calls is kept as content (vLLM's one-shot path returns only the text "
+    "before them)."
+)
 
 
 def _dumps(value: Any) -> str:
@@ -51,7 +55,8 @@ class InternLMParser(JsonCallsParser):
     vllm_differences = (
         _STREAMS
         + " (vLLM: partial_json_parser over the whole text); "
-        + ("parallel calls in repeated blocks are all kept (vLLM handles one).")
+        + ("parallel calls in repeated blocks are all kept (vLLM handles one); ")
+        + _AFTER
     )
     # A detokenizer that puts spaces between special tokens (vLLM's and SGLang's default,
     # ``spaces_between_special_tokens``) writes "<|action_start|> <|plugin|>".
@@ -81,7 +86,7 @@ class JambaParser(JsonCallsParser):
 class HunyuanA13BParser(JambaParser):
     names = ("hunyuan_a13b",)
     family = "tencent Hunyuan-A13B"
-    vllm_differences = _STREAMS + " (vLLM: a regex over the whole text each delta)."
+    vllm_differences = _STREAMS + " (vLLM: a regex over the whole text each delta); " + _AFTER
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
@@ -91,7 +96,7 @@ class HunyuanA13BParser(JambaParser):
 class Ernie45Parser(JsonCallsParser):
     names = ("ernie45",)
     family = "Baidu ERNIE 4.5"
-    vllm_differences = _STREAMS + " (vLLM: a regex over the whole text each delta)."
+    vllm_differences = _STREAMS + " (vLLM: a regex over the whole text each delta); " + _AFTER
     START = ("<tool_call>",)
     END = "</tool_call>"
 
@@ -105,7 +110,7 @@ class Ernie45Parser(JsonCallsParser):
 class LongcatParser(JsonCallsParser):
     names = ("longcat",)
     family = "Meituan LongCat-Flash-Chat"
-    vllm_differences = _STREAMS + " (vLLM: the Hermes parser with other markers)."
+    vllm_differences = _STREAMS + " (vLLM: the Hermes parser with other markers); " + _AFTER
     START = ("<longcat_tool_call>",)
     END = "</longcat_tool_call>"
 
@@ -120,7 +125,10 @@ class LongcatParser(JsonCallsParser):
 class Phi4MiniJsonParser(JsonCallsParser):
     names = ("phi4_mini_json",)
     family = "Microsoft Phi-4-mini"
-    vllm_differences = "Streams calls; vLLM's phi4_mini_json parser does not stream at all."
+    vllm_differences = (
+        "Streams calls; vLLM's phi4_mini_json parser does not stream at all. Text around "
+        "the calls is kept as content (vLLM returns none once a call is made)."
+    )
     START = ("functools",)
     END = None
 
@@ -132,13 +140,17 @@ class Phi4MiniJsonParser(JsonCallsParser):
 class GigaChat3Parser(JsonCallsParser):
     names = ("gigachat3",)
     family = "ai-sage GigaChat 3 / 3.1"
-    vllm_differences = _STREAMS + "; several calls after one header are all kept."
+    vllm_differences = (
+        _STREAMS + "; several calls after one header are all kept; " + _AFTER + " A "
+        "trailing </s> is optional: it is the stop token, which servers strip."
+    )
     START = (
         "<|message_sep|>\n\nfunction call<|role_sep|>",
         "function call<|role_sep|>",
         "<|function_call|>",
     )
     END = "</s>"
+    END_OPTIONAL = True  # the end-of-sequence token, which servers strip
     ARRAY = False
 
     @classmethod
@@ -186,7 +198,10 @@ class MiniMaxParser(JsonCallsParser):
 class ApertusParser(JsonCallsParser):
     names = ("apertus",)
     family = "swiss-ai Apertus"
-    vllm_differences = _STREAMS + " (vLLM: partial_json_parser over the whole text)."
+    vllm_differences = (
+        _STREAMS + " (vLLM: partial_json_parser over the whole text); the text around the "
+        "calls is kept as written (vLLM strips it and joins the parts with a newline)."
+    )
     START = ("<|tools_prefix|>",)
     END = "<|tools_suffix|>"
     NAME_AS_KEY = True

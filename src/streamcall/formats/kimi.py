@@ -9,7 +9,9 @@ Grammar (vLLM ``kimi_k2``, moonshotai Kimi-K2)::
     ID := ('functions.')? NAME ':' DIGITS          # e.g. functions.get_weather:0
 
 ``ID`` is used as the call id as it is (``ToolCallStart.id``), made unique if the model
-repeats one; the name is the part before ``:`` after the last ``.``, as in vLLM. A bare
+repeats one. Only a leading ``functions.`` and the ``:index`` suffix are markup: the name
+is everything between them, dots included (``functions.calendar.events.create:0`` names
+``calendar.events.create``; vLLM keeps only the last segment). A bare
 counter (``0``) names the only tool when exactly one is given; otherwise the header is
 malformed and the call is text. The singular ``<|tool_call_section_begin|>`` spelling is
 accepted too. A configuration of the header + JSON engine: arguments are streamed
@@ -31,7 +33,7 @@ CALL_BEGIN = "<|tool_call_begin|>"
 ARG_BEGIN = "<|tool_call_argument_begin|>"
 CALL_END = "<|tool_call_end|>"
 
-_ID = re.compile(r"(?:[\w\-]+\.)*([\w\-]+):\d+")
+_ID = re.compile(r"(?:functions\.)?([\w\-]+(?:\.[\w\-]+)*):\d+")
 _COUNTER = re.compile(r"\d+")
 
 
@@ -39,10 +41,13 @@ class KimiK2Parser(HeaderJsonParser):
     names = ("kimi_k2",)
     family = "moonshotai Kimi-K2"
     vllm_differences = (
-        "Streams arguments without re-scanning the text each delta; a header with an id "
+        "Streams arguments without re-scanning the text each delta; a dotted name keeps "
+        "its dots (functions.calendar.events.create:0 names calendar.events.create; vLLM "
+        "keeps the last segment); a header with an id "
         "that is not NAME:IDX is left as text instead of being dropped; with several tools "
         "a bare counter id is not resolved by guessing from argument keys (that needs the "
-        "whole arguments before the name), the call is text."
+        "whole arguments before the name), the call is text; text after the section is "
+        "kept as content (vLLM's one-shot path returns only the text before it)."
     )
     SECTION_START = (SECTION_BEGIN, "<|tool_call_section_begin|>")
     SECTION_END = SECTION_END

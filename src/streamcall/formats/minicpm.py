@@ -33,7 +33,8 @@ class MiniCpm5Parser(XmlParamsParser):
         "Streams string values while they are written; does not validate calls against "
         "the schema (vLLM drops calls to unknown tools, with unknown or duplicate keys, "
         "and keeps their text as content); "
-        "sentencepiece markers in plain text are left as they are."
+        "sentencepiece markers in plain text are left as they are; text around the calls "
+        "is kept as content (vLLM returns none once a call is made)."
     )
     CALL_OPEN = ('<function name="', '<functionname="', '<function\u0120name="')
     CALL_HEADER = re.compile(r'(?P<name>[^"<>]*)"\s*>')

@@ -46,7 +46,11 @@ class MiniMaxM2Parser(XmlParamsParser):
     vllm_differences = (
         "Streams string values while they are written and each other value as soon as "
         "its </parameter> arrives (vLLM re-runs its regexes over the whole text each "
-        "delta); a string-typed value 'null' stays a string."
+        "delta); a string-typed value 'null' stays a string; untyped values (no schema) "
+        "follow the documented first-character rule ({, [, - or a digit: JSON; exactly "
+        "true, false or null: that literal; anything else: a string) instead of always "
+        "being strings; text after the calls is kept as content (vLLM's one-shot path "
+        "returns only the text before them)."
     )
     BLOCK_OPEN = "<minimax:tool_call>"
     BLOCK_CLOSE = "</minimax:tool_call>"

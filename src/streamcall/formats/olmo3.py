@@ -6,7 +6,8 @@ Grammar (allenai Olmo-3 Instruct/Think; vLLM ``olmo3``)::
     call := NAME '(' (IDENT '=' literal (',' IDENT '=' literal)*)? ')'
 
 One call per line, no brackets (a ``[`` ... ``]`` around them is accepted too). Literals
-are Python's, and JSON's ``true``/``false``/``null`` are accepted as well. The call and
+are Python's, and JSON's ``true``/``false``/``null`` are accepted as well (as in every
+pythonic format). The call and
 literal grammar, the modes, what is held back and the JSON conversion are the pythonic
 engine's (``_pythonic.py``); this class sets the markers. A block with no call in it is
 text; whitespace between blocks is markup. Streaming cost, with the engine's shortcuts
@@ -30,11 +31,12 @@ class OlmoThreeParser(PythonicCallsParser):
         "Streams the arguments as JSON deltas while they are written with an incremental "
         "literal scanner (vLLM ast.parses the repaired block on every delta). Compact JSON. "
         "A call with a value vLLM cannot convert (b'z', 1e999) is kept instead of dropped. "
-        "Positional arguments are named from the schema, or '_0', '_1', ..."
+        "Positional arguments are named from the schema, or '_0', '_1', ... Text around "
+        "the <function_calls> block is kept as content (vLLM returns none once a call is "
+        "made)."
     )
     START = ("<function_calls>",)
     END = "</function_calls>"
-    JSON_LITERALS = True
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

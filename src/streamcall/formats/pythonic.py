@@ -31,7 +31,8 @@ _DIFFERENCES = (
     "A call with a value vLLM cannot convert (b'z', 1e999) is kept (bytes as a string, "
     "the number as written) instead of being dropped. Positional arguments are named from "
     "the schema, or '_0', '_1', ... Malformed markup after a call started ends that call "
-    "incomplete and the rest is text (vLLM drops the block)."
+    "incomplete and the rest is text (vLLM drops the block). Text after the list is kept "
+    "as content (vLLM returns none once a call is made)."
 )
 
 
@@ -55,6 +56,7 @@ class LlamaFourPythonicParser(PythonicCallsParser):
     )
     START = ("<|python_start|>",)
     END = "<|python_end|>"
+    END_OPTIONAL = True
     LIST_AT_START = True
 
     @classmethod

@@ -40,7 +40,9 @@ class QwenCoderParser(XmlParamsParser):
         "first-character rule instead of always being strings; a string-typed value "
         "'null' stays the string 'null' (it is streamed before it could be known); a "
         "<tool_call> block with a Hermes JSON body is read as a JSON call (vLLM's qwen3 "
-        "parsers degrade it to text, though the router sends Qwen2.5/QwQ/Qwen3 here)."
+        "parsers degrade it to text, though the router sends Qwen2.5/QwQ/Qwen3 here); "
+        "text after the calls is kept as content (vLLM's one-shot path returns only the "
+        "text before them)."
     )
     BLOCK_OPEN = "<tool_call>"
     BLOCK_CLOSE = "</tool_call>"

@@ -7,8 +7,10 @@ no second implementation that could disagree with it.
 
 Routing (``format_for_model``) follows vLLM's Rust frontend: the first pattern that is a
 case-insensitive substring of the model id wins, so order matters (``qwen3-coder`` before
-``qwen``, ``deepseek-v3.2`` before ``deepseek-v3``). Patterns are chosen so that older
-Granite ids (``granite-3.1-8b-instruct``) never reach ``granite4``.
+``qwen``, ``deepseek-v3.2`` before ``deepseek-v3``). Unlike that table, a model's own name
+wins over the base family it was fine-tuned from (``Qwen-xLAM-1.5B-fc`` is ``xlam``, not
+``qwen3_xml``; see ``ROUTES``). Patterns are chosen so that older Granite ids
+(``granite-3.1-8b-instruct``) never reach ``granite4``.
 """
 
 from __future__ import annotations
@@ -35,34 +37,24 @@ __all__ = [
     "tool_parser",
 ]
 
-# (substring, format), in priority order. From FORMATS.md, "Model-id routing".
+# (substring, format), in priority order: two tiers.
+#
+# First the names of model families that are not base families for others: a fine-tune
+# written with its base model's name (``Hermes-2-Pro-Mistral-7B``, ``Llama-xLAM-2-8b``,
+# ``ToolACE-2-Llama-3.1-8B``, ``DeepSeek-R1-Distill-Qwen-7B``) writes the fine-tune's
+# format, so its name must win over the base's. Then the base families that other models
+# are fine-tuned from and keep the name of (Mistral, Qwen, Llama, DeepSeek V3/V4, GLM,
+# Gemma 4, Granite, Phi-4-mini), specific before general within a family (``qwen3-coder``
+# before ``qwen``). Within each tier the order is vLLM's Rust table (FORMATS.md,
+# "Model-id routing"), then the families it does not list. ``tests/formats/
+# test_routing.py`` checks that no pattern is shadowed by an earlier one.
 ROUTES: tuple[tuple[str, str], ...] = (
-    ("mistral-", "mistral"),
-    ("mixtral-", "mistral"),
-    ("qwen3-coder", "qwen3_coder"),
-    ("qwen2.5-coder", "qwen3_coder"),
-    ("qwen3.5", "qwen3_coder"),
-    ("qwen", "qwen3_xml"),
+    # -- names that win over a base family's ---------------------------------------------
     ("hermes", "hermes"),
     ("hy3", "hy_v3"),
     ("hy_v3", "hy_v3"),
     ("internlm2", "internlm"),
-    ("llama-4", "llama4_json"),
-    ("llama-3.2", "llama3_json"),
-    ("llama-3.1", "llama3_json"),
-    ("deepseek-r1", "deepseek_v3"),
-    ("deepseek-v4", "deepseek_v4"),
-    ("deepseek_v4", "deepseek_v4"),
-    ("deepseek-v3.2", "deepseek_v32"),
-    ("deepseek-v3.1", "deepseek_v31"),
-    ("deepseek-v3", "deepseek_v3"),
-    ("glm-5", "glm47"),
-    ("glm-4.7", "glm47"),
-    ("glm-4.6", "glm45"),
-    ("glm-4.5", "glm45"),
-    ("gemma4", "gemma4"),
-    ("gemma-4", "gemma4"),
-    ("granite-4", "granite4"),
+    ("deepseek-r1", "deepseek_v3"),  # the R1 distills of Qwen and Llama use R1's template
     ("kimi-k2", "kimi_k2"),
     ("minimax-m1", "minimax"),  # (not in the Rust table) M1 writes JSON lines
     ("minimax-m3", "minimax_m3"),
@@ -72,17 +64,14 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("seed-oss", "seed_oss"),
     ("seedoss", "seed_oss"),
     # Beyond vLLM's Rust table: families whose format is unambiguous, so that routing by
-    # model id works for them too. Checked after every pattern above.
+    # model id works for them too.
     ("gpt-oss", "openai"),
     ("functiongemma", "functiongemma"),
     ("lfm2", "lfm2"),
     ("olmo-3", "olmo3"),
-    ("llama-3.3", "llama3_json"),
     ("granite-20b-functioncalling", "granite-20b-fc"),
-    ("granite-3", "granite"),
     ("jamba", "jamba"),
     ("xlam", "xlam"),
-    ("phi-4-mini", "phi4_mini_json"),
     ("ernie-4.5", "ernie45"),
     ("longcat", "longcat"),
     ("hunyuan-a13b", "hunyuan_a13b"),
@@ -95,6 +84,31 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("mimo", "mimo"),
     ("minicpm5", "minicpm5"),
     ("toolace", "pythonic"),
+    # -- base families ----------------------------------------------------------------------
+    ("mistral-", "mistral"),
+    ("mixtral-", "mistral"),
+    ("qwen3-coder", "qwen3_coder"),
+    ("qwen2.5-coder", "qwen3_coder"),
+    ("qwen3.5", "qwen3_coder"),
+    ("qwen", "qwen3_xml"),
+    ("llama-4", "llama4_json"),
+    ("llama-3.2", "llama3_json"),
+    ("llama-3.1", "llama3_json"),
+    ("deepseek-v4", "deepseek_v4"),
+    ("deepseek_v4", "deepseek_v4"),
+    ("deepseek-v3.2", "deepseek_v32"),
+    ("deepseek-v3.1", "deepseek_v31"),
+    ("deepseek-v3", "deepseek_v3"),
+    ("glm-5", "glm47"),
+    ("glm-4.7", "glm47"),
+    ("glm-4.6", "glm45"),
+    ("glm-4.5", "glm45"),
+    ("gemma4", "gemma4"),
+    ("gemma-4", "gemma4"),
+    ("granite-4", "granite4"),
+    ("llama-3.3", "llama3_json"),
+    ("granite-3", "granite"),
+    ("phi-4-mini", "phi4_mini_json"),
 )
 
 _REGISTRY: dict[str, type[ToolParser]] = {}

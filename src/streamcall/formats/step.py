@@ -34,7 +34,9 @@ class Step3Parser(XmlParamsParser):
     family = "StepFun Step-3 (steptml)"
     vllm_differences = (
         "Streams string parameters while they are written and other values as soon as "
-        "they close (vLLM re-runs its regexes over the text each delta)."
+        "they close (vLLM re-runs its regexes over the text each delta); text after the "
+        "calls is kept as content as written (vLLM joins the text before and after them "
+        "and strips it)."
     )
     BLOCK_OPEN = "<｜tool_calls_begin｜>"
     BLOCK_CLOSE = "<｜tool_calls_end｜>"

@@ -5,7 +5,7 @@ says whether the prompt already opened reasoning (None: the format's usual templ
 ``reasoning_format_for_model`` routes a model id, the same way ``format_for_model`` does
 for tool calls: the first pattern that is a case-insensitive substring wins, so order
 matters (``deepseek-r1`` before ``deepseek``, ``granite-3`` thinking before Granite 4,
-which has no reasoning parser).
+which has no reasoning parser), and a model's own name wins over its base family's.
 """
 
 from __future__ import annotations
@@ -35,25 +35,18 @@ __all__ = [
 _SPECS: dict[str, ReasoningSpec] = {spec.name: spec for spec in SPECS}
 _SPECIAL = ("identity", "minimax_m2_append_think", "openai_gptoss")
 
-# (substring, reasoning format), in priority order.
+# (substring, reasoning format), in priority order: as ``ROUTES`` of the tool formats, the
+# names of models that are not base families first (``Holo2-...-Qwen3`` is holo2, the
+# DeepSeek-R1 distills of Qwen are deepseek_r1), then the base families (Qwen, DeepSeek
+# V3/V4, Granite, Gemma 4, GLM), specific before general within a family.
 REASONING_ROUTES: tuple[tuple[str, str], ...] = (
+    # -- names that win over a base family's ---------------------------------------------
     ("gpt-oss", "openai_gptoss"),
     ("gpt_oss", "openai_gptoss"),
     ("deepseek-r1", "deepseek_r1"),
-    ("deepseek-v4.1", "deepseek_v41"),
-    ("deepseek-v4", "deepseek_v4"),
-    ("deepseek_v4", "deepseek_v4"),
-    ("deepseek-v3", "deepseek_v3"),
     ("qwq", "deepseek_r1"),
-    ("qwen3-coder", "identity"),  # the coder models do not think
-    ("qwen3", "qwen3"),
-    ("qwen2.5", "identity"),
     ("mimo", "mimo"),
     ("magistral", "mistral"),
-    ("granite-3.2", "granite"),
-    ("granite-3.3", "granite"),
-    ("gemma-4", "gemma4"),
-    ("gemma4", "gemma4"),
     ("seed-oss", "seed_oss"),
     ("seedoss", "seed_oss"),
     ("command-a-reasoning", "cohere_command3"),
@@ -63,10 +56,6 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("hy_v3", "hy_v3"),
     ("kimi-k2", "kimi_k2"),
     ("minimax-m2", "minimax_m2"),
-    ("glm-4.5", "glm45"),
-    ("glm-4.6", "glm45"),
-    ("glm-4.7", "glm45"),
-    ("glm-5", "glm45"),
     ("holo2", "holo2"),
     ("olmo-3", "olmo3"),
     ("step-3.5", "step3p5"),
@@ -75,6 +64,22 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("step3", "step3"),
     ("nemotron", "nemotron_v3"),
     ("poolside", "poolside_v1"),
+    # -- base families ----------------------------------------------------------------------
+    ("deepseek-v4.1", "deepseek_v41"),
+    ("deepseek-v4", "deepseek_v4"),
+    ("deepseek_v4", "deepseek_v4"),
+    ("deepseek-v3", "deepseek_v3"),
+    ("qwen3-coder", "identity"),  # the coder models do not think
+    ("qwen3", "qwen3"),
+    ("qwen2.5", "identity"),
+    ("granite-3.2", "granite"),
+    ("granite-3.3", "granite"),
+    ("gemma-4", "gemma4"),
+    ("gemma4", "gemma4"),
+    ("glm-4.5", "glm45"),
+    ("glm-4.6", "glm45"),
+    ("glm-4.7", "glm45"),
+    ("glm-5", "glm45"),
 )
 
 

@@ -11,7 +11,8 @@ Modes:
 
 - ``BEFORE``: no reasoning yet; text is ``Text``. A START marker switches to
   ``REASONING`` (with ``start_at_beginning`` only at the very start of the stream, the
-  way Granite's plain-text phrases work).
+  way Granite's plain-text phrases work). With ``drop_stray_end`` an END marker here has
+  no opener: it is dropped and the mode stays (Mistral's ``abc[/THINK]def`` is ``abcdef``).
 - ``PREFIX``: just after a START marker; an optional prefix (Gemma 4's ``thought\\n``) is
   dropped if it is there.
 - ``REASONING``: text is ``Reasoning`` until an END marker (dropped) or an IMPLICIT
@@ -72,6 +73,9 @@ class ReasoningSpec:
     start_at_beginning: bool = False
     #: after END, a START marker opens reasoning again
     reopen: bool = False
+    #: before reasoning, an END marker with no opener is dropped (the text on both sides
+    #: of it stays text) instead of being text
+    drop_stray_end: bool = False
     #: markers removed from the text after reasoning
     text_drop: tuple[str, ...] = ()
     #: every marker may carry a per-checkpoint suffix before its closing ``>`` (Tencent
@@ -208,7 +212,8 @@ class MarkerReasoningParser(ReasoningParser):
         self._confirm = re.compile(spec.implicit_confirm) if spec.implicit_confirm else None
         self._maybe = re.compile(spec.implicit_maybe) if spec.implicit_maybe else None
         sfx = spec.suffixed
-        self._before = _Finder(spec.start, sfx)
+        self._before = _Finder(spec.start + (spec.end if spec.drop_stray_end else ()), sfx)
+        self._stray_ends = frozenset(spec.end if spec.drop_stray_end else ())
         self._reasoning_strip = _Finder(spec.start + spec.end + spec.implicit_end, sfx)
         self._reasoning = _Finder(spec.end + spec.implicit_end, sfx)
         self._after = _Finder(spec.text_drop + (spec.start if spec.reopen else ()), sfx)
@@ -247,8 +252,10 @@ class MarkerReasoningParser(ReasoningParser):
                     self._at_beginning = False
                 if marker is None:
                     return end
-                self._mode = PREFIX
                 pos = resume
+                if marker in self._stray_ends:
+                    continue  # an END with no opener: dropped, still before reasoning
+                self._mode = PREFIX
             elif mode == PREFIX:
                 prefix = spec.start_prefix
                 if prefix:

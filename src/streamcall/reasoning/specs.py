@@ -76,6 +76,7 @@ SPECS: tuple[ReasoningSpec, ...] = (
         start=("<|channel>",),
         end=("<channel|>",),
         start_prefix="thought\n",
+        reopen=True,  # every <|channel>…<channel|> block is a thought, not just the first
         vllm_differences="A stray <channel|> outside reasoning is kept as text "
         "(vLLM's streaming path drops the special token).",
     ),
@@ -84,7 +85,10 @@ SPECS: tuple[ReasoningSpec, ...] = (
         family="Magistral, Mistral with [THINK]",
         start=("[THINK]",),
         end=("[/THINK]",),
-        opened=True,  # vLLM's tests: output without [THINK] is reasoning
+        # vLLM's parser (and its tests since they changed): output without [THINK] is
+        # content, text before [THINK] is content, and a [/THINK] with no opener is
+        # dropped, the text on both sides of it content.
+        drop_stray_end=True,
     ),
     ReasoningSpec(
         "seed_oss",
@@ -141,7 +145,9 @@ SPECS: tuple[ReasoningSpec, ...] = (
     ),
     ReasoningSpec("glm45", family="GLM-4.5/4.6/4.7, GLM-5"),
     ReasoningSpec("glm47", family="GLM-4.7"),
-    ReasoningSpec("holo2", family="H Company Holo2"),
+    # Holo2's template opens <think> in the prompt, as DeepSeek-R1's does (vLLM's holo2
+    # parser is deepseek_r1 with thinking on).
+    ReasoningSpec("holo2", family="H Company Holo2", opened=True),
     ReasoningSpec("olmo3", family="AllenAI Olmo-3 Think", opened=True),
     ReasoningSpec("step3", family="StepFun Step-3", opened=True),
     ReasoningSpec(
