@@ -32,6 +32,9 @@ class ToolParser(FeedLoop):
     family: ClassVar[str] = ""
     #: where this parser differs from vLLM's parser of the same name on purpose, and why
     vllm_differences: ClassVar[str] = ""
+    #: tokens of markup that frames text outside calls too, and is dropped there (Harmony's
+    #: message frames); none for a format whose only markup is its calls'
+    FRAMES: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__()

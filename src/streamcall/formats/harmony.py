@@ -100,6 +100,7 @@ class HarmonyParser(ToolParser):
         "(vLLM drops them)."
     )
     MAX_HEADER: ClassVar[int] = 512
+    FRAMES = (START, CHANNEL, MESSAGE, *TERMINATORS)
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
