@@ -84,6 +84,7 @@ from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import MarkerFinder, json_quote
+from streamcall.partial.incremental import MAX_DEPTH
 
 __all__ = ["PythonicCallsParser", "py_literal"]
 
@@ -914,8 +915,8 @@ class PythonicCallsParser(ToolParser):
                     if pos < 0:
                         return pos
                 elif c in "[({":
-                    if self._in_key:
-                        return self._broken(out, pos)
+                    if self._in_key or len(self._kinds) >= MAX_DEPTH:
+                        return self._broken(out, pos)  # (too deep: partial JSON's limit)
                     self._open(out, _LIST if c == "[" else _TUPLE if c == "(" else _BRACE)
                     pos += 1
                 elif c in ")]}":

@@ -14,7 +14,9 @@ for good or leaves a short, bounded tail for the caller to hold back:
   (at most 12 characters).
 - ``JsonScan``: a validating scan of one JSON value with its container stack and
   expect-state kept between calls. It holds back only a token that may still grow: a
-  number, a half keyword (``tru``) or a cut escape inside a string.
+  number, a half keyword (``tru``) or a cut escape inside a string. An opener past
+  ``MAX_DEPTH`` (256) open containers is an error, as in partial JSON: the arguments are
+  closed there and still load.
 - ``ArgsStreamer``: JSON arguments streamed verbatim through a ``JsonScan``; raw control
   characters inside strings (invalid JSON) are escaped so the result always loads.
 
@@ -29,6 +31,8 @@ import json
 import re
 from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
 from collections.abc import Callable, Iterable, Sequence
+
+from streamcall.partial.incremental import MAX_DEPTH
 
 __all__ = [
     "KEY_EXPECTED",
@@ -384,13 +388,12 @@ class JsonScan:
                 if c == '"':
                     self.in_string = True
                     pos += 1
-                elif c == "{":
-                    stack.append("}")
-                    self.expect = _KEY_OR_CLOSE
-                    pos += 1
-                elif c == "[":
-                    stack.append("]")
-                    self.expect = _VALUE_OR_CLOSE
+                elif c == "{" or c == "[":
+                    if len(stack) >= MAX_DEPTH:
+                        self.error = True  # too deep to load: broken here (partial JSON's rule)
+                        return pos
+                    stack.append("}" if c == "{" else "]")
+                    self.expect = _KEY_OR_CLOSE if c == "{" else _VALUE_OR_CLOSE
                     pos += 1
                 elif c == "]" and expect == _VALUE_OR_CLOSE:
                     stack.pop()

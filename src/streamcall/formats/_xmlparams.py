@@ -130,6 +130,7 @@ from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import ArgsStreamer, MarkerFinder, PartialMarkers, json_quote
+from streamcall.partial.incremental import MAX_DEPTH, too_deep
 
 __all__ = ["XmlParamsParser", "convert_value", "schema_properties", "value_plan"]
 
@@ -314,7 +315,10 @@ def _load_json(text: str) -> Any:
 
 
 def _load_container(text: str) -> str | None:
-    """JSON text for an object or array written as JSON or as a Python literal."""
+    """JSON text for an object or array written as JSON or as a Python literal; None past
+    ``MAX_DEPTH`` - 1 levels (a value sits inside the arguments object)."""
+    if too_deep(text, MAX_DEPTH - 1):
+        return None
     try:
         return _ENCODE(_load_json(text))
     except (ValueError, RecursionError):
