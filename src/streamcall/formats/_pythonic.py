@@ -673,6 +673,10 @@ class PythonicCallsParser(ToolParser):
                 self._open_block(marker, bracketed=False)
                 pos = resume
             elif mode == _PASS:
+                if self._gap is not None:
+                    pos = self._skip_gap(buf, pos, out, (), final)
+                    if pos == n:
+                        return pos
                 out.append(Text(buf[pos:] if pos else buf))
                 return n
             elif mode == _AT_START:
@@ -806,6 +810,7 @@ class PythonicCallsParser(ToolParser):
         self._raw = []
         if self.END is None:
             self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
+            self._block_ended()  # the blanks after it: a gap, as after any block
         else:
             self._mode = _AFTER_LIST
         return pos

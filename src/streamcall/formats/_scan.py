@@ -50,6 +50,7 @@ __all__ = [
     "nested_string_cut",
     "nested_string_run",
     "partial_marker_len",
+    "raw_offset",
 ]
 
 
@@ -238,6 +239,31 @@ nested_member_cut = re.compile(
 ).fullmatch
 
 
+# One escape of a JSON string body as ``decode_string_run`` reads it: a surrogate pair, any
+# other ``\uXXXX``, or a one-character escape. Each decodes to exactly one character, and so
+# does every character outside an escape.
+_ESCAPE_UNIT = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\."
+)
+
+
+def raw_offset(buf: str, start: int, end: int, count: int) -> int:
+    """Where, in the string body ``buf[start:end]`` (whole escapes only), the text that
+    decodes to its first ``count`` characters ends: the way back from a position in
+    decoded text to the model's own. One step per escape, none per character."""
+    at = start
+    done = 0
+    for m in _ESCAPE_UNIT.finditer(buf, start, end):
+        plain = m.start() - at
+        if done + plain >= count:
+            break
+        done += plain + 1
+        at = m.end()
+        if done == count:
+            return at
+    return at + (count - done)
+
+
 def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, int, int]:
     """Decode a JSON string body starting at ``pos`` (just after the opening quote).
 
@@ -267,8 +293,12 @@ def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, in
 
 _WS = re.compile(r"[ \t\n\r]*")
 _WS_CHARS = frozenset(" \t\n\r")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_NUMBER_MORE = re.compile(r"\.|[eE][+-]?")
+# A number, with its fraction (group 1) and exponent (group 2). What may follow it at the
+# end of the text and still make it longer: a '.' if it has neither, an exponent if it has
+# none (``1.`` and ``1e`` may grow; ``1.1.`` and ``1e5e`` are broken).
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_FRACTION_MORE = re.compile(r"\.|[eE][+-]?")
+_EXPONENT_MORE = re.compile(r"[eE][+-]?")
 _STRICT_RUN = re.compile(r'[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
 _LITERALS = {"t": "true", "f": "false", "n": "null"}
 _CONTROL_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)} | {
@@ -423,8 +453,13 @@ class JsonScan:
                         self.error = True
                         return pos
                     end = m.end()
-                    if (end == n and not final) or _NUMBER_MORE.fullmatch(buf, end) is not None:
-                        return pos  # the number may still grow
+                    if end == n:
+                        if not final:
+                            return pos  # the number may still grow
+                    elif m.group(2) is None and (
+                        _EXPONENT_MORE if m.group(1) else _FRACTION_MORE
+                    ).fullmatch(buf, end):
+                        return pos  # a cut fraction or exponent: it may still grow
                     pos = end
                     self.expect = _AFTER
                     if not stack:
