@@ -181,7 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {pool.submit(run_target, n, args.time, args): n for n in chosen}
         for future in concurrent.futures.as_completed(futures):
-            result = future.result()
+            try:
+                result = future.result()
+            except Exception as exc:  # the campaign's own failure: report it, go on
+                name = futures[future]
+                sig = f"campaign error: {type(exc).__name__}: {exc}"
+                result = {"target": name, "inputs": 0, "failures": 1, "distinct": 1}
+                result["signatures"] = {sig: 1}
             results.append(result)
             print(
                 f"  {result['target']:<34} {result['inputs']:>10,} inputs"

@@ -45,6 +45,10 @@ def test_literals() -> tuple[str, ...]:
     return tuple(seen)
 
 
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # (a test literal may hold a lone one)
+
+
 def _examples() -> list[Path]:
     return sorted((ROOT / "src" / "streamcall" / "examples").glob("*"))
 
@@ -88,8 +92,8 @@ def _partial_seeds() -> list[bytes]:
     docs += [lit for lit in test_literals() if lit.lstrip()[:1] in ("{", "[")][:300]
     out: list[bytes] = []
     for doc in docs:
-        out.append(doc.encode())
-        out.append(doc[: len(doc) * 2 // 3].encode())
+        out.append(_utf8(doc))
+        out.append(_utf8(doc[: len(doc) * 2 // 3]))
     return out
 
 
@@ -114,7 +118,7 @@ def _tool_seeds(name: str) -> list[bytes]:
     texts += [p.read_text() for p in _examples() if p.suffix == ".txt"]
     texts += [lit for lit in test_literals() if _yields_call(name, lit)]
     tool_parser(name)
-    return [t.encode() for t in dict.fromkeys(texts)]
+    return [_utf8(t) for t in dict.fromkeys(texts)]
 
 
 def _reasoning_seeds(name: str) -> list[bytes]:
@@ -138,7 +142,7 @@ def _reasoning_seeds(name: str) -> list[bytes]:
         markers = (*spec.start, *spec.end, *spec.implicit_end)
         texts += [lit for lit in test_literals() if any(m in lit for m in markers)][:200]
     texts.append("<|start|>assistant<|channel|>final<|message|>Hi<|return|>")
-    return [t.encode() for t in dict.fromkeys(texts)]
+    return [_utf8(t) for t in dict.fromkeys(texts)]
 
 
 def seeds(target: str) -> list[bytes]:

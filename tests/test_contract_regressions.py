@@ -211,15 +211,25 @@ def test_text_after_broken_string_arguments_is_released_as_written(
     assert items[1:] == [("text", rest)]
 
 
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ('{"name":"f","arguments":"{\\"a\\":1} and \\"more\\""}</tool_call>', ' and \\"more\\"'),
+        # then a bad escape breaks the string: the text before it is not lost
+        ('{"name":"f","arguments":"{\\"a\\":1} xx\\q"}', ' xx\\q"}'),
+        # blank once decoded: markup, like blanks after a call
+        ('{"name":"f","arguments":"{\\"a\\":1}\\n "}</tool_call>', ""),
+        ('{"name":"f","arguments":"{\\"a\\":1}\\n x"}</tool_call>', "\\n x"),
+    ],
+)
 @given(data=st.data())
 def test_text_after_the_object_inside_string_arguments_is_released_as_written(
-    data: st.DataObject,
+    text: str, rest: str, data: st.DataObject
 ) -> None:
-    text = '<tool_call>{"name":"f","arguments":"{\\"a\\":1} and \\"more\\""}</tool_call>'
-    assert items_of("granite4", text, data) == [
-        ("call", Call(0, "call_0", "f", '{"a":1}')),
-        ("text", ' and \\"more\\"'),
-    ]
+    items = items_of("granite4", "<tool_call>" + text, data)
+    assert items == [("call", Call(0, "call_0", "f", '{"a":1}'))] + (
+        [("text", rest)] if rest else []
+    )
 
 
 # -- 5. text that vanished ----------------------------------------------------------------------

@@ -771,16 +771,18 @@ class JsonCallsParser(ToolParser):
             self._degrade(out)
         else:
             self._end_open_call(out, "")
+            self._release_junk(out)
             self._release_raw(out)
         self._reset_object()
         self._mode = _TEXT
         return pos
 
     def _release_junk(self, out: list[Event]) -> None:
-        """Text that followed the arguments object inside a string; blank text is dropped."""
+        """Text that followed the arguments object inside a string, as written; blank text
+        (blank once decoded: ``\\n`` too) is dropped."""
         junk = "".join(self._junk)
         self._junk = []
-        if junk.strip():
+        if junk and decode_string_run(junk).strip():
             out.append(Text(junk))
 
     def _end_open_call(self, out: list[Event], tail: str) -> None:
