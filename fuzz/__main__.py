@@ -22,6 +22,7 @@ import argparse
 import concurrent.futures
 import fnmatch
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -165,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(names))
         return 0
+    if importlib.util.find_spec("atheris") is None:
+        parser.error("atheris is not installed: pip install -e '.[fuzz]'")
     chosen = [
         n for n in names if not args.patterns or any(fnmatch.fnmatch(n, p) for p in args.patterns)
     ]
