@@ -77,3 +77,36 @@ def typed_tool(name: str, **types: str) -> dict[str, Any]:
         "type": "function",
         "function": {"name": name, "parameters": {"type": "object", "properties": properties}},
     }
+
+
+def check_contract(
+    fmt: str,
+    text: str,
+    data: st.DataObject | None = None,
+    tools: Tools | None = None,
+    *,
+    reasoning: bool = False,
+    prompt_opened: bool | None = None,
+) -> list[testing.Item]:
+    """``testing.check_contract`` for a tool-call format (or, with ``reasoning``, a reasoning
+    format): whole, 1-char, 7-char and random chunkings (drawn from ``data``) agree, and
+    nothing is lost, decoded or reordered. A tool format's result also equals
+    ``parse_tool_calls``."""
+    from streamcall.reasoning import reasoning_parser
+
+    def make() -> Any:
+        if reasoning:
+            return reasoning_parser(fmt, prompt_opened=prompt_opened)
+        return tool_parser(fmt, tools=tools)
+
+    chunkings = random_chunkings(data, text) if data is not None else []
+    source = None
+    if reasoning and fmt == "minimax_m2_append_think" and prompt_opened is not False and text:
+        source = "<think>" + text  # the pre-filled <think>, written back
+    items = testing.check_contract(make, text, chunkings, source=source)
+    if not reasoning:
+        parsed = parse_tool_calls(text, fmt, tools=tools)
+        content, calls = summary(items)
+        assert parsed.content == content
+        assert [(c.name, c.args) for c in parsed.tool_calls] == calls
+    return items

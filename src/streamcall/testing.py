@@ -9,6 +9,12 @@ into a canonical list: adjacent ``Text`` joined, adjacent ``Reasoning`` joined, 
 with its deltas joined. ``check_chunkings(make_parser, text, ...)`` feeds the same text
 whole, one character at a time, in 7-character pieces and in any further chunkings given,
 and asserts that every run coalesces to the same result.
+
+``check_contract(make_parser, text, ...)`` is ``check_chunkings`` plus "nothing lost":
+every ``Text`` and ``Reasoning`` event of every run is the model's own text, found in the
+input in order (``released_in_order``); the text before the first call is the start of the
+input, as written; and an output with no call in it (and none of the format's ``markup``
+outside calls) comes back whole.
 """
 
 from __future__ import annotations
@@ -26,9 +32,12 @@ __all__ = [
     "InvariantError",
     "Item",
     "check_chunkings",
+    "check_contract",
     "chunk_at",
     "chunk_every",
     "coalesce",
+    "markup_of",
+    "released_in_order",
     "run",
 ]
 
@@ -158,4 +167,102 @@ def check_chunkings(
                 f"{label} differs from the one-shot result:\n  whole: {expected!r}\n"
                 f"  {label}: {got!r}\n  pieces: {list(pieces)!r}"
             )
+    return expected
+
+
+def released_in_order(source: str, events: Iterable[Event]) -> None:
+    """Every ``Text`` and ``Reasoning`` event is a piece of ``source`` as written, each found
+    after the one before it: released text is never decoded, re-escaped or reordered."""
+    at = 0
+    for ev in events:
+        if isinstance(ev, Text | Reasoning) and ev.text:
+            found = source.find(ev.text, at)
+            if found < 0:
+                kind = type(ev).__name__
+                raise InvariantError(
+                    f"{kind} not found in the input at or after offset {at}: {ev.text!r}"
+                    f" (input {source!r})"
+                )
+            at = found + len(ev.text)
+
+
+def _nothing_lost(source: str, items: Sequence[Item], markup: Sequence[str]) -> None:
+    first_call = next((i for i, item in enumerate(items) if item[0] == "call"), len(items))
+    before = "".join(v for _, v in items[:first_call] if isinstance(v, str))
+    if first_call < len(items):
+        if not markup and not source.startswith(before):
+            raise InvariantError(
+                f"the text before the first call is not how the input starts: {before!r}"
+                f" (input {source!r})"
+            )
+    elif not any(m in source for m in markup) and before != source:
+        raise InvariantError(
+            f"no call came out, and the text released is not the whole input: {before!r}"
+            f" (input {source!r})"
+        )
+
+
+def markup_of(parser: object) -> tuple[str, ...]:
+    """The markup a parser drops outside calls: a reasoning format's markers (a suffixed
+    one without its ``>``), a format's ``FRAMES`` (Harmony's message tokens); none for a
+    tool-call format, whose only markup is its calls'."""
+    frames = getattr(parser, "FRAMES", None)
+    if frames is not None:
+        return tuple(frames)
+    spec = getattr(parser, "spec", None)
+    if spec is None:
+        return ()
+    markers = (*spec.start, *spec.end, *spec.text_drop)
+    if spec.suffixed:
+        markers = tuple(m[:-1] if m.endswith(">") else m for m in markers)
+    return markers
+
+
+def check_contract(
+    make_parser: Callable[[], _Feeds],
+    text: str,
+    chunkings: Sequence[Sequence[str]] = (),
+    *,
+    markup: Sequence[str] | None = None,
+    source: str | None = None,
+) -> list[Item]:
+    """The whole contract for one text, in every chunking (``check_chunkings``'s runs).
+
+    On top of ``check_chunkings``: in every run, each released ``Text`` and ``Reasoning``
+    is the input's own text, in order (``released_in_order``); the text before the first
+    call is how the input starts; with no call in the result, what is released, joined,
+    is the input whole. ``markup`` (by default ``markup_of`` the parser) is the markup a
+    format drops outside calls (reasoning markers, Harmony's message frames): an input
+    holding any of it is exempt from the last two checks. ``source`` replaces the input
+    for these checks where a format adds text of its own (MiniMax-M2's append-think
+    ``<think>``).
+    """
+    origin = text if source is None else source
+    if markup is None:
+        markup = markup_of(make_parser())
+    runs: list[tuple[str, Sequence[str]]] = [
+        ("whole", [text]),
+        ("1-char", chunk_every(text, 1)),
+        ("7-char", chunk_every(text, 7)),
+    ]
+    runs.extend((f"chunking {i}", c) for i, c in enumerate(chunkings))
+    expected: list[Item] | None = None
+    for label, pieces in runs:
+        if "".join(pieces) != text:
+            raise ValueError(f"{label} does not rejoin to the text")
+        events = run(make_parser(), pieces)
+        try:
+            released_in_order(origin, events)
+            got = coalesce(events)
+        except InvariantError as exc:
+            raise InvariantError(f"{label}: {exc}\n  pieces: {list(pieces)!r}") from None
+        if expected is None:
+            expected = got
+            _nothing_lost(origin, got, markup)
+        elif got != expected:
+            raise InvariantError(
+                f"{label} differs from the one-shot result:\n  whole: {expected!r}\n"
+                f"  {label}: {got!r}\n  pieces: {list(pieces)!r}"
+            )
+    assert expected is not None
     return expected

@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from streamcall.partial.incremental import too_deep
 from streamcall.partial.repair import parse_partial_json
 
 __all__ = ["CallStatus", "CallView", "call_view"]
@@ -41,6 +42,8 @@ def call_view(text: str) -> CallView:
     """Repair and parse a function-call JSON prefix, then pick out its name and arguments."""
     status: CallStatus
     try:
+        if too_deep(text):
+            raise ValueError("nested deeper than MAX_DEPTH")  # cut there, as the scan cuts it
         value = json.loads(text)
         status = "complete"
     except (ValueError, RecursionError):

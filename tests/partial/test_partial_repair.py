@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from streamcall import parse_partial_json, repair_json
+from streamcall import PartialJSON, parse_partial_json, repair_json
+from streamcall.partial.incremental import MAX_DEPTH
 
 
 def repaired(text: str) -> object:
@@ -247,10 +248,13 @@ def test_duplicate_keys_last_wins_in_place() -> None:
     assert list(repaired('{"a": 1, "b": 2, "a": [3')) == ["a", "b"]  # type: ignore[arg-type]
 
 
-def test_million_nested_brackets_do_not_recurse() -> None:
-    depth = 1_000_000
-    text = "[" * depth
-    assert repair_json(text) == text + "]" * depth
+def test_million_nested_brackets_are_cut_at_the_depth_limit() -> None:
+    # Past MAX_DEPTH open containers the opener is junk: the text is cut there and closed,
+    # so the result loads with json.loads, even from deep inside a program's stack.
+    text = "[" * 1_000_000
+    out = repair_json(text)
+    assert out == "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert json.loads(out) == parse_partial_json(text)
     value = parse_partial_json(text)
     seen = 0
     while value:
@@ -258,5 +262,47 @@ def test_million_nested_brackets_do_not_recurse() -> None:
         assert len(value) == 1
         value = value[0]
         seen += 1
-    assert seen == depth - 1
+    assert seen == MAX_DEPTH - 1
     assert value == []
+
+
+def _deep(depth: int, inner: str = "1") -> str:
+    return '{"a": ' * depth + inner + "}" * depth
+
+
+def test_nesting_up_to_the_limit_is_kept_and_past_it_cut() -> None:
+    at_limit = _deep(MAX_DEPTH)
+    assert repair_json(at_limit) == at_limit  # valid and within the limit: unchanged
+    assert parse_partial_json(at_limit) == json.loads(at_limit)
+    # One level more: valid JSON that json.loads reads at the top of the stack, but not
+    # deep inside one; it is cut where it goes past the limit, whatever json.loads says.
+    past = _deep(MAX_DEPTH + 1)
+    cut = repair_json(past)
+    assert cut == '{"a": ' * (MAX_DEPTH - 1) + '{"a": null' + "}" * MAX_DEPTH
+    assert json.loads(cut) == parse_partial_json(past)
+    # Brackets inside strings do not count.
+    quoted = '{"s": "' + "[{" * 2000 + '", "t": 1}'
+    assert repair_json(quoted) == quoted
+
+
+def test_depth_is_the_same_in_every_path() -> None:
+    from streamcall.partial import repair as module
+
+    for text in (
+        _deep(MAX_DEPTH + 5),
+        "[" * (MAX_DEPTH + 3) + "1",
+        '{"k": [' + "[" * 300 + '"x", ' + "]" * 30,
+        "[" + "[1], " * 400 + "[" * 260,
+    ):
+        fast = repair_json(text), parse_partial_json(text)
+        module._ONESHOT_FAST_ENABLED = False
+        try:
+            slow = repair_json(text), parse_partial_json(text)
+        finally:
+            module._ONESHOT_FAST_ENABLED = True
+        assert fast == slow
+        assert json.loads(fast[0]) == fast[1]
+        pj = PartialJSON()
+        for i in range(0, len(text), 7):
+            pj.feed(text[i : i + 7])
+        assert pj.value == fast[1]

@@ -17,7 +17,7 @@ from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats._scan import MarkerFinder
 
-__all__ = ["ToolParser", "Tools", "schema_types"]
+__all__ = ["ToolParser", "Tools", "UniqueIds", "schema_types"]
 
 Tools = list[dict[str, Any]]
 _WS = re.compile(r"[ \t\r\n]*")
@@ -32,6 +32,9 @@ class ToolParser(FeedLoop):
     family: ClassVar[str] = ""
     #: where this parser differs from vLLM's parser of the same name on purpose, and why
     vllm_differences: ClassVar[str] = ""
+    #: tokens of markup that frames text outside calls too, and is dropped there (Harmony's
+    #: message frames); none for a format whose only markup is its calls'
+    FRAMES: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__()
@@ -137,3 +140,29 @@ def schema_types(tools: Tools, function: str) -> dict[str, Any]:
 
 def dumps_compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class UniqueIds:
+    """Call ids made unique within a stream: a repeat of ``id`` becomes ``id~2``, ``id~3``...
+
+    The last suffix given to each id is remembered, so a model that writes the same id
+    for every call (Kimi K2's ``functions.get_weather:0``) costs O(1) per call, not a scan
+    of every suffix taken so far.
+    """
+
+    __slots__ = ("_last", "_taken")
+
+    def __init__(self) -> None:
+        self._taken: set[str] = set()
+        self._last: dict[str, int] = {}  # id -> the last suffix a repeat of it got
+
+    def __call__(self, call_id: str) -> str:
+        candidate = call_id
+        if candidate in self._taken:
+            k = self._last.get(call_id, 1)
+            while candidate in self._taken:  # amortised O(1): k only grows per id
+                k += 1
+                candidate = f"{call_id}~{k}"
+            self._last[call_id] = k
+        self._taken.add(candidate)
+        return candidate

@@ -62,7 +62,7 @@ import re
 from typing import ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._base import ToolParser, Tools, UniqueIds
 from streamcall.formats._scan import ArgsStreamer, MarkerFinder, PartialMarkers
 
 __all__ = ["HANDOFF", "HeaderJsonParser"]
@@ -129,7 +129,7 @@ class HeaderJsonParser(ToolParser):
         self._header_parts: list[str] = []
         self._header_len = 0
         self._section_calls = 0
-        self._ids: set[str] = set()
+        self._unique = UniqueIds()
         self._name = ""
         self._call_id: str | None = None
         self._index = -1
@@ -254,14 +254,6 @@ class HeaderJsonParser(ToolParser):
         self._raw.append(marker)
         self._mode = _OPEN
         return resume
-
-    def _unique(self, call_id: str) -> str:
-        candidate, k = call_id, 1
-        while candidate in self._ids:
-            k += 1
-            candidate = f"{call_id}~{k}"
-        self._ids.add(candidate)
-        return candidate
 
     def _begin(self, out: list[Event]) -> None:
         call_id = self._call_id

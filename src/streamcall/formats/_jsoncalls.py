@@ -24,6 +24,9 @@ What it holds back:
 - in arguments written as a string, once the call streams: a small member of the object
   inside it (``\\"key\\": 1,``) cut by the end of the chunk, whole (at most 64
   characters), so that it is read by one regex with the next chunk.
+- in arguments written as a string: what the inner scan has not decided (a number or a
+  keyword that may grow, a cut inner escape), as the raw text it came from, never as
+  decoded text, so that where the markup breaks is a position in the model's text.
 
 Options for the formats that need them (all off by default):
 
@@ -73,7 +76,7 @@ import re
 from typing import ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._base import ToolParser, Tools, UniqueIds
 from streamcall.formats._scan import (
     KEY_EXPECTED,
     KEY_OR_CLOSE_EXPECTED,
@@ -89,6 +92,7 @@ from streamcall.formats._scan import (
     nested_string_cut,
     nested_string_run,
     partial_marker_len,
+    raw_offset,
 )
 
 __all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser"]
@@ -96,7 +100,14 @@ __all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser"]
 BARE_AT_START, BARE_ANYWHERE = 1, 2
 
 _WS = re.compile(r"[ \t\n\r]*")
-_KEY_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+# A key or name string, with valid escapes only; ``_KEY_CUT``: one cut by the end of the text
+# (a partial escape included), which may still close. Anything else, an invalid escape such
+# as ``\{``, breaks the markup there: the string is text.
+# Blanks before the object of string arguments, raw or escaped (``\n``, ``\u0020``).
+_LEAD_BLANKS = re.compile(r"(?:[ \t\n\r]|\\[ntr]|\\u00(?:0[9aAdD]|20))*")
+_CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
+_KEY_STRING = re.compile(r'"(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
+_KEY_CUT = re.compile(r'"(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*(?:\\(?:u[0-9a-fA-F]{0,3})?)?')
 _LENIENT = json.JSONDecoder(strict=False)
 
 # String arguments read by one regex while the inner scan is inside a string (see
@@ -113,7 +124,6 @@ _TEXT, _BODY, _OBJECT = 0, 1, 2
 # object sub-states
 _O_KEY_OR_CLOSE, _O_KEY, _O_COLON, _O_VALUE, _O_AFTER = 0, 1, 2, 3, 4
 _O_NAME, _O_SKIP, _O_ARGS, _O_ARGS_STRING = 5, 6, 7, 8
-_O_DRAIN = 9  # string arguments broke after the call started: the rest of the string is text
 
 
 class JsonCallsParser(ToolParser):
@@ -149,8 +159,7 @@ class JsonCallsParser(ToolParser):
         self._raw: list[str] = []  # consumed text that degrades to Text if the block fails
         self._block_calls = 0
         self._in_array = False
-        self._ids: set[str] = set()  # ids given out so far (kept only with ID_KEYS)
-        self._repeats: dict[str, int] = {}  # id -> last suffix given to a repeat of it
+        self._unique = UniqueIds()  # ids given out so far (used only with ID_KEYS)
         # A call whose object closed, waiting for what proves it ended (see the module
         # header): (index, arguments, cut, junk text after the object in a string).
         self._closed: tuple[int, str, bool, str] | None = None
@@ -166,9 +175,8 @@ class JsonCallsParser(ToolParser):
         self._args_seen = False
         self._pending: list[str] = []  # argument text written before the name
         self._skip: JsonScan | None = None
-        self._inner_tail = ""  # string arguments: decoded text held back
         self._inner_lead = True  # string arguments: still before the first '{'
-        self._junk: list[str] = []  # decoded text after the arguments object in a string
+        self._junk: list[str] = []  # text after the arguments object in a string, as written
         self._cut = False  # string arguments that closed before their object did
 
     # -- the loop ------------------------------------------------------------------------
@@ -255,7 +263,7 @@ class JsonCallsParser(ToolParser):
             buf = self._tail + text if self._tail else text
             args = self._args
             assert args is not None
-            if args.scan.in_string and _NESTED_PATH_ENABLED and not self._inner_tail:
+            if args.scan.in_string and _NESTED_PATH_ENABLED:
                 # Inside an inner string, a chunk of nested string body (most chunks of a
                 # long string value): its decoding is the delta, what decoding and pushing
                 # it would give, without the scans. A unit cut by the end of the chunk is
@@ -393,12 +401,19 @@ class JsonCallsParser(ToolParser):
             if not final and partial_marker_len(buf, (end_marker,), pos) == n - pos:
                 return -(pos + 1)
         # Anything else ends the block, and a call still waiting for its closer with it.
+        # After calls, blanks before it are a gap: markup if another block or the end
+        # follows, text if other text does (``_skip_gap``).
         if self._closed is not None:
             self._settle(out, False)
         if self._block_calls == 0:
             self._degrade(out)
-        else:
+        elif any(map(str.strip, self._raw)):
             self._release_raw(out)
+        else:
+            self._block_ended()
+            assert self._gap is not None
+            self._gap.extend(self._raw)
+            self._raw.clear()
         self._mode = _TEXT
         return pos
 
@@ -423,9 +438,10 @@ class JsonCallsParser(ToolParser):
             if sub == _O_ARGS:
                 args = self._args
                 assert args is not None
+                start = pos
                 delta, pos = args.push(buf, pos, final)
                 if self._index < 0:
-                    raw.append(delta)
+                    raw.append(buf[start:pos])  # as written: the delta escapes raw controls
                     self._pending.append(delta)
                 elif delta:
                     out.append(ToolCallArgs(self._index, delta))
@@ -442,15 +458,6 @@ class JsonCallsParser(ToolParser):
                 if self._mode != _OBJECT:
                     return pos
                 continue
-            if sub == _O_DRAIN:
-                decoded, pos, status = decode_json_string(buf, pos, final)
-                if decoded:
-                    out.append(Text(decoded))
-                if status == 0:
-                    return -(pos + 1) if pos < n else pos
-                self._reset_object()
-                self._mode = _TEXT
-                return pos
             if sub == _O_SKIP:
                 skip = self._skip
                 assert skip is not None
@@ -481,9 +488,7 @@ class JsonCallsParser(ToolParser):
                     return self._broken(buf, pos, out)
                 m = _KEY_STRING.match(buf, pos)
                 if m is None:
-                    if final or n - pos > self.MAX_HEAD:
-                        return self._broken(buf, pos, out)
-                    return -(pos + 1)
+                    return self._cut_key(buf, pos, out, final)
                 key = _LENIENT.decode(m.group())
                 raw.append(m.group())
                 pos = m.end()
@@ -519,9 +524,7 @@ class JsonCallsParser(ToolParser):
                         return self._broken(buf, pos, out)
                     m = _KEY_STRING.match(buf, pos)
                     if m is None:
-                        if final or n - pos > self.MAX_HEAD:
-                            return self._broken(buf, pos, out)
-                        return -(pos + 1)
+                        return self._cut_key(buf, pos, out, final)
                     self._name = _LENIENT.decode(m.group())
                     raw.append(m.group())
                     pos = m.end()
@@ -532,9 +535,7 @@ class JsonCallsParser(ToolParser):
                 elif role == 3 and c == '"':
                     m = _KEY_STRING.match(buf, pos)
                     if m is None:
-                        if final or n - pos > self.MAX_HEAD:
-                            return self._broken(buf, pos, out)
-                        return -(pos + 1)
+                        return self._cut_key(buf, pos, out, final)
                     self._call_id = _LENIENT.decode(m.group()) or None
                     raw.append(m.group())
                     pos = m.end()
@@ -550,7 +551,6 @@ class JsonCallsParser(ToolParser):
                         raw.append(c)
                         pos += 1
                         self._args = ArgsStreamer()
-                        self._inner_tail = ""
                         self._inner_lead = True
                         self._sub = _O_ARGS_STRING
                     elif buf.startswith("null", pos):
@@ -581,11 +581,27 @@ class JsonCallsParser(ToolParser):
                 return pos
         return pos
 
+    def _cut_key(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """A key, name or id string at ``buf[pos]`` that does not close here: held while it
+        may still close (up to ``MAX_HEAD`` characters), else the markup breaks at it."""
+        cut = _KEY_CUT.match(buf, pos)
+        if final or cut is None or cut.end() < len(buf) or len(buf) - pos > self.MAX_HEAD:
+            return self._broken(buf, pos, out)
+        return -(pos + 1)
+
     def _string_args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        """Arguments given as a JSON string: decode it and stream the decoded object."""
+        """Arguments given as a JSON string: decode it and stream the decoded object.
+
+        What the inner scan has not decided (a number or keyword that may grow, a cut
+        inner escape) is held back as the raw text it came from, never as decoded text,
+        so that where the markup breaks is a position in the model's text: from there on
+        everything is text again, as written.
+        """
         args = self._args
         assert args is not None
-        streaming = self._index >= 0 and not self._inner_lead and not args.done
+        if self._inner_lead:
+            return self._string_lead(buf, pos, out, final)
+        streaming = self._index >= 0 and not args.done
         if streaming and not final and _NESTED_PATH_ENABLED:
             # Read the escaped-twice text with regexes, without decoding it first, when it
             # is of the common kinds (inside an inner string: ``feed``). Anything else
@@ -595,7 +611,6 @@ class JsonCallsParser(ToolParser):
             if (
                 KEY_EXPECTED <= scan.expect <= KEY_OR_CLOSE_EXPECTED
                 and not scan.in_string
-                and not self._inner_tail
                 and _MEMBERS_PATH_ENABLED
             ):
                 # Where a key must come: whole members with their ',' (the common
@@ -620,107 +635,120 @@ class JsonCallsParser(ToolParser):
             end = nested_plain_run(buf, pos).end()  # type: ignore[union-attr]
             if end == n or (end == n - 1 and buf[end] == "\\"):
                 decoded = buf[pos:end].replace('\\"', '"')
-                inner = self._inner_tail + decoded if self._inner_tail else decoded
-                delta, ipos = args.push(inner, 0, False)
+                delta, ipos = args.push(decoded, 0, False)
                 if delta:
                     out.append(ToolCallArgs(self._index, delta))
-                if not args.done and not args.error:
-                    self._inner_tail = inner[ipos:] if ipos < len(inner) else ""
-                    return end if end == n else -(end + 1)
-                return self._inner_pushed(buf, end, out, 0, inner, ipos)
+                return self._inner_pushed(buf, pos, end, out, 0, decoded, ipos)
         decoded, resume, status = decode_json_string(buf, pos, final)
-        if status == 0 and streaming:
-            # The common case, kept short: the call streams and the string goes on.
-            inner = self._inner_tail + decoded if self._inner_tail else decoded
-            delta, ipos = args.push(inner, 0, final)
-            if delta:
-                out.append(ToolCallArgs(self._index, delta))
-            if not args.done and not args.error:
-                self._inner_tail = inner[ipos:] if ipos < len(inner) else ""
-                return -(resume + 1) if resume < len(buf) else resume
-            return self._inner_pushed(buf, resume, out, status, inner, ipos)
-        if self._index < 0 or self._inner_lead:
-            self._raw.append(buf[pos:resume])
-        pos = resume
         if status < 0:
             # A bad escape: what came before it is read as it would have been had the
             # chunk ended just before it, so that the outcome does not depend on the
-            # chunking; then the markup is broken there.
+            # chunking; then the markup is broken there (or where the inner scan stopped).
+            end = resume
             if decoded:
-                end = self._push_decoded(buf, pos, out, decoded, 0, False)
+                end = self._push_decoded(buf, pos, resume, out, decoded, 0, False)
                 if self._mode != _OBJECT or self._sub != _O_ARGS_STRING:
                     return end
-            return self._broken(buf, pos, out)
-        return self._push_decoded(buf, pos, out, decoded, status, final)
+                end = -end - 1 if end < 0 else end
+            return self._broken(buf, end, out)
+        return self._push_decoded(buf, pos, resume, out, decoded, status, final)
+
+    def _string_lead(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """String arguments before the first ``{`` of the object inside: blanks (raw or
+        escaped) are skipped; a closing quote means no arguments; anything else breaks
+        the markup at that character."""
+        end = _LEAD_BLANKS.match(buf, pos).end()  # type: ignore[union-attr]
+        self._raw.append(buf[pos:end])
+        if end == len(buf):
+            return end
+        if buf[end] == '"':  # an empty or blank string: no arguments
+            self._raw.append('"')
+            self._args_seen = False
+            self._args = None
+            self._sub = _O_AFTER
+            return end + 1
+        if buf[end] == "{" or buf.startswith(("\\u007b", "\\u007B"), end):
+            self._inner_lead = False
+            if self._name is not None:
+                self._begin(out)
+            return end
+        if not final and _CUT_ESCAPE.fullmatch(buf, end) is not None:
+            return -(end + 1)  # a cut escape: it may still be a blank or the brace
+        return self._broken(buf, end, out)
 
     def _push_decoded(
-        self, buf: str, pos: int, out: list[Event], decoded: str, status: int, final: bool
+        self,
+        buf: str,
+        pos: int,
+        resume: int,
+        out: list[Event],
+        decoded: str,
+        status: int,
+        final: bool,
     ) -> int:
-        """String arguments: push the text decoded up to ``buf[pos]`` into the object."""
+        """String arguments: ``decoded`` is ``buf[pos:resume]`` decoded (``status`` 1: up to
+        the closing quote, which ends at ``resume``); push it into the object."""
         args = self._args
         assert args is not None
-        inner = self._inner_tail + decoded if self._inner_tail else decoded
         ipos = 0
-        if self._inner_lead:
-            ipos = _WS.match(inner).end()  # type: ignore[union-attr]
-            if ipos < len(inner):
-                if inner[ipos] != "{":
-                    return self._broken(buf, pos, out)
-                self._inner_lead = False
-                if self._name is not None:
-                    self._begin(out)
-        if not args.done and not self._inner_lead:
-            delta, ipos = args.push(inner, ipos, final or status == 1)
+        if not args.done:
+            delta, ipos = args.push(decoded, 0, final or status == 1)
             if self._index < 0:
                 self._pending.append(delta)
             else:
                 self._emit_args(out, self._index, delta)
-        return self._inner_pushed(buf, pos, out, status, inner, ipos)
+        return self._inner_pushed(buf, pos, resume, out, status, decoded, ipos)
 
     def _inner_pushed(
-        self, buf: str, pos: int, out: list[Event], status: int, inner: str, ipos: int
+        self,
+        buf: str,
+        pos: int,
+        resume: int,
+        out: list[Event],
+        status: int,
+        decoded: str,
+        ipos: int,
     ) -> int:
-        """String arguments, after the decoded text was pushed: ``inner[ipos:]`` is left."""
+        """String arguments, after ``decoded`` (``buf[pos:resume]`` decoded) was pushed into
+        the object up to ``decoded[ipos]``. Returns the next position, or ``-(p + 1)`` to
+        hold ``buf[p:]`` (the raw text of what the inner scan left undecided)."""
         args = self._args
         assert args is not None
+        body_end = resume - 1 if status == 1 else resume  # the closing quote is not body
+        stop = body_end if ipos >= len(decoded) else raw_offset(buf, pos, body_end, ipos)
         if args.error:
-            self._inner_tail = ""
             if self._index < 0:
-                return self._broken(buf, pos, out)
-            # The call started: close it, then the rest of the string (decoded, up to
-            # its closing quote) is text, and the text after the quote is read as text
-            # again. Whatever the chunking, the same text comes out.
+                self._raw.append(buf[pos:stop])
+                return self._broken(buf, stop, out)
+            # The call started: close it; the text from where the inner scan stopped on is
+            # text again, as written.
             self._end_open_call(out, "")
             self._raw.clear()
-            if ipos < len(inner):
-                out.append(Text(inner[ipos:]))
-            if status == 1:
-                self._reset_object()
-                self._mode = _TEXT
-                return pos
-            self._sub = _O_DRAIN
-            return -(pos + 1) if pos < len(buf) else pos
-        if args.done and ipos < len(inner):
-            self._junk.append(inner[ipos:])
-            ipos = len(inner)
-        self._inner_tail = inner[ipos:]
+            self._reset_object()
+            self._mode = _TEXT
+            return stop
+        if args.done and stop < body_end:
+            self._junk.append(buf[stop:body_end])
+            stop = body_end
         if status == 0:
-            return -(pos + 1) if pos < len(buf) else pos
+            if args.done:
+                stop = resume
+            if self._index < 0:
+                self._raw.append(buf[pos:stop])
+            return -(stop + 1) if stop < len(buf) else stop
         # the closing quote
+        if self._index < 0:
+            self._raw.append(buf[pos:resume])
         if not args.done:
-            if self._inner_lead:  # an empty or blank string: no arguments
-                self._args_seen = False
-                self._args = None
-            else:  # the string closed before the object inside it did
-                closing = args.close(self._inner_tail)
-                if self._index < 0:
-                    self._pending.append(closing)
-                else:
-                    self._emit_args(out, self._index, closing)
-                self._inner_tail = ""
-                self._cut = True
+            # the string closed before the object inside it did
+            closing = args.close(decoded[ipos:])
+            if self._index < 0:
+                self._pending.append(closing)
+            else:
+                self._emit_args(out, self._index, closing)
+            self._cut = True
         self._sub = _O_AFTER
-        return pos
+        return resume
 
     # -- call life cycle -----------------------------------------------------------------
 
@@ -732,17 +760,6 @@ class JsonCallsParser(ToolParser):
                 call_id = self._unique(self._call_id or f"{self.id_prefix}{self._calls}")
             self._index = self._start_call(out, self._name, call_id)
             self._raw.clear()
-
-    def _unique(self, call_id: str) -> str:
-        candidate = call_id
-        if candidate in self._ids:
-            k = self._repeats.get(call_id, 1)
-            while candidate in self._ids:  # amortised O(1): k only grows per id
-                k += 1
-                candidate = f"{call_id}~{k}"
-            self._repeats[call_id] = k
-        self._ids.add(candidate)
-        return candidate
 
     def _flush_pending(self, out: list[Event]) -> None:
         if self._pending:
@@ -784,16 +801,18 @@ class JsonCallsParser(ToolParser):
             self._degrade(out)
         else:
             self._end_open_call(out, "")
+            self._release_junk(out)
             self._release_raw(out)
         self._reset_object()
         self._mode = _TEXT
         return pos
 
     def _release_junk(self, out: list[Event]) -> None:
-        """Text that followed the arguments object inside a string; blank text is dropped."""
+        """Text that followed the arguments object inside a string, as written; blank text
+        (blank once decoded: ``\\n`` too) is dropped."""
         junk = "".join(self._junk)
         self._junk = []
-        if junk.strip():
+        if junk and decode_string_run(junk).strip():
             out.append(Text(junk))
 
     def _end_required(self) -> bool:
@@ -841,10 +860,6 @@ class JsonCallsParser(ToolParser):
             self._raw = []
             return
         # an object still open
-        if self._sub == _O_DRAIN:  # the call already ended; the rest is text
-            if rest:
-                out.append(Text(rest))
-            return
         if self._name is None or (self._bare_block and self._args is None):
             self._raw.append(rest)
             self._degrade(out)
@@ -852,7 +867,8 @@ class JsonCallsParser(ToolParser):
         if self._index < 0:
             self._begin(out)
             self._flush_pending(out)
-        tail = self._inner_tail if self._sub == _O_ARGS_STRING else rest
+        # what the scan held back: raw text; inside string arguments, decoded first
+        tail = decode_json_string(rest, 0, True)[0] if self._sub == _O_ARGS_STRING else rest
         if self._sub == _O_ARGS_STRING and self._inner_lead:
             self._args = None  # the string ended before its object began: no arguments
         if self._sub in (_O_ARGS, _O_ARGS_STRING) and self._args is not None:

@@ -91,6 +91,7 @@ from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import MarkerFinder, json_quote
+from streamcall.partial.incremental import MAX_DEPTH
 
 __all__ = ["PythonicCallsParser", "py_literal"]
 
@@ -698,6 +699,10 @@ class PythonicCallsParser(ToolParser):
                 self._open_block(marker, bracketed=False)
                 pos = resume
             elif mode == _PASS:
+                if self._gap is not None:
+                    pos = self._skip_gap(buf, pos, out, (), final)
+                    if pos == n:
+                        return pos
                 out.append(Text(buf[pos:] if pos else buf))
                 return n
             elif mode == _AT_START:
@@ -838,6 +843,7 @@ class PythonicCallsParser(ToolParser):
             self._settle(out, True)
         if self.END is None:
             self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
+            self._block_ended()  # the blanks after it: a gap, as after any block
         else:
             self._mode = _AFTER_LIST
         return pos
@@ -949,8 +955,8 @@ class PythonicCallsParser(ToolParser):
                     if pos < 0:
                         return pos
                 elif c in "[({":
-                    if self._in_key:
-                        return self._broken(out, pos)
+                    if self._in_key or len(self._kinds) >= MAX_DEPTH:
+                        return self._broken(out, pos)  # (too deep: partial JSON's limit)
                     self._open(out, _LIST if c == "[" else _TUPLE if c == "(" else _BRACE)
                     pos += 1
                 elif c in ")]}":

@@ -14,7 +14,9 @@ for good or leaves a short, bounded tail for the caller to hold back:
   (at most 12 characters).
 - ``JsonScan``: a validating scan of one JSON value with its container stack and
   expect-state kept between calls. It holds back only a token that may still grow: a
-  number, a half keyword (``tru``) or a cut escape inside a string.
+  number, a half keyword (``tru``) or a cut escape inside a string. An opener past
+  ``MAX_DEPTH`` (256) open containers is an error, as in partial JSON: the arguments are
+  closed there and still load.
 - ``ArgsStreamer``: JSON arguments streamed verbatim through a ``JsonScan``; raw control
   characters inside strings (invalid JSON) are escaped so the result always loads.
 
@@ -29,6 +31,8 @@ import json
 import re
 from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
 from collections.abc import Callable, Iterable, Sequence
+
+from streamcall.partial.incremental import MAX_DEPTH
 
 __all__ = [
     "KEY_EXPECTED",
@@ -46,6 +50,7 @@ __all__ = [
     "nested_string_cut",
     "nested_string_run",
     "partial_marker_len",
+    "raw_offset",
 ]
 
 
@@ -234,6 +239,31 @@ nested_member_cut = re.compile(
 ).fullmatch
 
 
+# One escape of a JSON string body as ``decode_string_run`` reads it: a surrogate pair, any
+# other ``\uXXXX``, or a one-character escape. Each decodes to exactly one character, and so
+# does every character outside an escape.
+_ESCAPE_UNIT = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\."
+)
+
+
+def raw_offset(buf: str, start: int, end: int, count: int) -> int:
+    """Where, in the string body ``buf[start:end]`` (whole escapes only), the text that
+    decodes to its first ``count`` characters ends: the way back from a position in
+    decoded text to the model's own. One step per escape, none per character."""
+    at = start
+    done = 0
+    for m in _ESCAPE_UNIT.finditer(buf, start, end):
+        plain = m.start() - at
+        if done + plain >= count:
+            break
+        done += plain + 1
+        at = m.end()
+        if done == count:
+            return at
+    return at + (count - done)
+
+
 def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, int, int]:
     """Decode a JSON string body starting at ``pos`` (just after the opening quote).
 
@@ -263,8 +293,12 @@ def decode_json_string(buf: str, pos: int, final: bool = False) -> tuple[str, in
 
 _WS = re.compile(r"[ \t\n\r]*")
 _WS_CHARS = frozenset(" \t\n\r")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_NUMBER_MORE = re.compile(r"\.|[eE][+-]?")
+# A number, with its fraction (group 1) and exponent (group 2). What may follow it at the
+# end of the text and still make it longer: a '.' if it has neither, an exponent if it has
+# none (``1.`` and ``1e`` may grow; ``1.1.`` and ``1e5e`` are broken).
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_FRACTION_MORE = re.compile(r"\.|[eE][+-]?")
+_EXPONENT_MORE = re.compile(r"[eE][+-]?")
 _STRICT_RUN = re.compile(r'[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
 _LITERALS = {"t": "true", "f": "false", "n": "null"}
 _CONTROL_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)} | {
@@ -384,13 +418,12 @@ class JsonScan:
                 if c == '"':
                     self.in_string = True
                     pos += 1
-                elif c == "{":
-                    stack.append("}")
-                    self.expect = _KEY_OR_CLOSE
-                    pos += 1
-                elif c == "[":
-                    stack.append("]")
-                    self.expect = _VALUE_OR_CLOSE
+                elif c == "{" or c == "[":
+                    if len(stack) >= MAX_DEPTH:
+                        self.error = True  # too deep to load: broken here (partial JSON's rule)
+                        return pos
+                    stack.append("}" if c == "{" else "]")
+                    self.expect = _KEY_OR_CLOSE if c == "{" else _VALUE_OR_CLOSE
                     pos += 1
                 elif c == "]" and expect == _VALUE_OR_CLOSE:
                     stack.pop()
@@ -420,8 +453,13 @@ class JsonScan:
                         self.error = True
                         return pos
                     end = m.end()
-                    if (end == n and not final) or _NUMBER_MORE.fullmatch(buf, end) is not None:
-                        return pos  # the number may still grow
+                    if end == n:
+                        if not final:
+                            return pos  # the number may still grow
+                    elif m.group(2) is None and (
+                        _EXPONENT_MORE if m.group(1) else _FRACTION_MORE
+                    ).fullmatch(buf, end):
+                        return pos  # a cut fraction or exponent: it may still grow
                     pos = end
                     self.expect = _AFTER
                     if not stack:

@@ -88,10 +88,11 @@ JSON-call engine (``_jsoncalls``), which streams the arguments verbatim exactly 
 ``hermes`` format does, and control comes back here when the block ends. The two bodies
 may be mixed in one output, block by block.
 
-Whitespace between two blocks, and after the last one, is markup and is dropped, as in
-the JSON family; other text between blocks is kept. Inside a block that has held a call,
-the blanks and wrappers (IGNORE, BLOCK_SKIP) between calls are markup too: a next call
-cut before its name, or junk, is released as text without them.
+Whitespace after a call or a block is markup when another call or block follows it or the
+stream ends there, and text (with what follows) otherwise, as in every family
+(``_skip_gap``). Inside a block that has held a call, the wrappers (IGNORE, BLOCK_SKIP)
+between calls are markup, with the blanks before them; blanks before junk or before a
+next call cut before its name are text again, with it.
 
 With ``CDATA`` (MiniCPM5), a value whose first character (after the stripped newline) opens
 ``<![CDATA[`` is read literally up to ``]]>``, markup such as ``</param>`` included, in the
@@ -143,6 +144,7 @@ from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import ArgsStreamer, MarkerFinder, PartialMarkers, json_quote
+from streamcall.partial.incremental import MAX_DEPTH, too_deep
 
 __all__ = ["XmlParamsParser", "convert_value", "schema_properties", "value_plan"]
 
@@ -329,7 +331,10 @@ def _load_json(text: str) -> Any:
 
 
 def _load_container(text: str) -> str | None:
-    """JSON text for an object or array written as JSON or as a Python literal."""
+    """JSON text for an object or array written as JSON or as a Python literal; None past
+    ``MAX_DEPTH`` - 1 levels (a value sits inside the arguments object)."""
+    if too_deep(text, MAX_DEPTH - 1):
+        return None
     try:
         return _ENCODE(_load_json(text))
     except (ValueError, RecursionError):
@@ -418,6 +423,8 @@ class XmlParamsParser(ToolParser):
     PARAM_HEADER: ClassVar[re.Pattern[str]]
     PARAM_CLOSE: ClassVar[str] = ""
     MAX_HEADER: ClassVar[int] = 512
+    #: what, at the start of a header, means it can never match: not a call, decided at once
+    NO_HEADER: ClassVar[re.Pattern[str] | None] = None
     #: a block starting with ``{`` holds Hermes JSON calls (see the module header)
     JSON_BODY: ClassVar[bool] = False
     #: strip the one newline after a value's opening tag and before its closer
@@ -563,7 +570,7 @@ class XmlParamsParser(ToolParser):
         self._types: frozenset[str] = frozenset()
         self._held: list[str] = []
         self._newline_skipped = False
-        self._gap: list[str] = []
+        self._param_gap: list[str] = []  # blanks after a parameter: text if junk follows
         self._cdata_base = _V_STRING  # the sub-state a CDATA section returns to
         self._args: ArgsStreamer | None = None  # a JSON object body (JSON_ARGS)
         # WRAPPER_KEYS: whether this call's first parameter may wrap its arguments, the
@@ -610,6 +617,8 @@ class XmlParamsParser(ToolParser):
         self._mode = _BLOCK if self._in_block and not incomplete else _TEXT
         if incomplete:
             self._in_block = False
+        elif self._mode == _TEXT:
+            self._block_ended()  # a call outside a block (or that closed it) is a block
 
     def _release_raw(self, out: list[Event], extra: str = "") -> None:
         text = "".join(self._raw) + extra
@@ -727,13 +736,13 @@ class XmlParamsParser(ToolParser):
             elif mode == _BLOCK:
                 ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
                 # Before its first call a block may still turn out to be text, so its
-                # markup is kept to be released; after one, the blanks and wrappers
-                # between calls are the block's markup and are dropped (they belong to
-                # no call that a cut or malformed next one could hand back as text).
+                # markup is kept to be released. After one, the wrappers between calls
+                # are the block's markup and are dropped, and so are the blanks before
+                # a wrapper, a call that opens or the block's end; blanks before junk or
+                # a cut call are text again, with it (the gap rule of ``_skip_gap``).
                 keep = self._calls_in_block == 0
                 if ws == n:
-                    if keep:
-                        self._raw.append(buf[pos:ws])
+                    self._raw.append(buf[pos:ws])
                     return ws
                 if self.JSON_BODY and self._calls_in_block == 0 and buf[ws] == "{":
                     self._raw.append(buf[pos:ws])
@@ -748,28 +757,26 @@ class XmlParamsParser(ToolParser):
                 skip = self.BLOCK_SKIP.match(buf, ws) if self.BLOCK_SKIP is not None else None
                 if skip is not None and skip.end() > ws:
                     if skip.end() == n and not final:
-                        if keep:
-                            self._raw.append(buf[pos:ws])
+                        self._raw.append(buf[pos:ws])
                         return ws
                     if keep:
                         self._raw.append(buf[pos : skip.end()])
+                    else:
+                        self._raw = []
                     pos = skip.end()
                     continue
                 marker = self._marker_at(buf, ws, self._block_markers)
                 if marker is None:
                     if not final and self._block_partial.holds(buf, ws):
-                        if keep:
-                            self._raw.append(buf[pos:ws])
+                        self._raw.append(buf[pos:ws])
                         return ws
                     # Junk in a block: the block is over, the junk is text.
                     self._release_raw(out)
                     self._in_block = False
                     self._mode = _TEXT
                     continue
-                if keep:
+                if keep or marker in self.CALL_OPEN:
                     self._raw.append(buf[pos : ws + len(marker)])
-                elif marker in self.CALL_OPEN:
-                    self._raw.append(marker)
                 pos = ws + len(marker)
                 if marker == self.BLOCK_CLOSE:
                     if self._calls_in_block == 0:
@@ -802,7 +809,12 @@ class XmlParamsParser(ToolParser):
                 m = self.CALL_HEADER.match(buf, pos)
                 name = self._call_name(m) if m is not None else ""
                 if m is None or not name:
-                    if m is None and not final and n - pos < self.MAX_HEADER:
+                    if (
+                        m is None
+                        and not final
+                        and n - pos < self.MAX_HEADER
+                        and (self.NO_HEADER is None or self.NO_HEADER.match(buf, pos) is None)
+                    ):
                         return pos  # hold the header until it is complete
                     self._release_raw(out)
                     self._in_block = False
@@ -828,7 +840,7 @@ class XmlParamsParser(ToolParser):
                         return pos
                 ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
                 if ws > pos:
-                    self._gap.append(buf[pos:ws])  # text again if junk follows
+                    self._param_gap.append(buf[pos:ws])  # text again if junk follows
                 if ws == n:
                     return ws
                 if not final and (
@@ -844,19 +856,19 @@ class XmlParamsParser(ToolParser):
                     and self._wrap is None
                     and buf[ws] == "{"
                 ):
-                    self._gap = []
+                    self._param_gap = []
                     self._args = ArgsStreamer()
                     self._mode = _ARGS
                     pos = ws
                     continue
                 if found is None:
-                    gap = "".join(self._gap)
+                    gap = "".join(self._param_gap)
                     self._end(out, incomplete=True)
                     if gap:
                         out.append(Text(gap))
                     pos = ws
                     continue  # the junk is text
-                self._gap = []
+                self._param_gap = []
                 marker = found.group()
                 pos = found.end()
                 if marker == self.CALL_CLOSE:
@@ -1006,7 +1018,7 @@ class XmlParamsParser(ToolParser):
                 self._members += 1
                 self._parts.append(text)
                 self._delta.append(text)
-            self._gap = []
+            self._param_gap = []
             pos = m.end()
             if pos == n:
                 return pos
@@ -1267,7 +1279,7 @@ class XmlParamsParser(ToolParser):
             self._mode = _AFTER_ARGS
         ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
         if ws > pos:
-            self._gap.append(buf[pos:ws])  # text again if junk follows
+            self._param_gap.append(buf[pos:ws])  # text again if junk follows
         if ws == n:
             return ws
         if not final and self._call_prefix.holds(buf, ws):
@@ -1278,7 +1290,7 @@ class XmlParamsParser(ToolParser):
                     self._in_block = False
                 self._end(out, incomplete=False)
                 return ws + len(closer)
-        gap = "".join(self._gap)
+        gap = "".join(self._param_gap)
         self._end(out, incomplete=True)
         if gap:
             out.append(Text(gap))
@@ -1326,7 +1338,7 @@ class XmlParamsParser(ToolParser):
             self._json._end_of_stream(rest, out)
             return
         if mode == _ARGS or mode == _AFTER_ARGS:
-            gap = "".join(self._gap) if mode == _AFTER_ARGS else ""
+            gap = "".join(self._param_gap) if mode == _AFTER_ARGS else ""
             self._end(out, incomplete=True, tail="" if gap or mode == _AFTER_ARGS else rest)
             if mode == _AFTER_ARGS and gap + rest:
                 out.append(Text(gap + rest))

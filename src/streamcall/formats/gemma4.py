@@ -47,6 +47,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._scan import MarkerFinder, PartialMarkers, json_quote
+from streamcall.partial.incremental import MAX_DEPTH
 
 __all__ = ["GemmaFourParser", "gemma_scalar"]
 
@@ -476,6 +477,8 @@ class GemmaFourParser(ToolParser):
                     self._state = _STRING
                     pos += len(self.QUOTE)
                 elif c == "{" or c == "[":
+                    if len(self._stack) >= MAX_DEPTH:
+                        return self._broken(out, pos)  # too deep to load (partial JSON's limit)
                     self._open(out, c)
                     pos += 1
                 elif c == "]" and self._stack[-1] == "]" and not self._key_open:

@@ -35,7 +35,11 @@ class GlmParser(XmlParamsParser):
     family = "Zhipu GLM-4.5/4.6 (name, newline), GLM-4.7/5 (no newline)"
     vllm_differences = _DIFF
     CALL_OPEN = ("<tool_call>",)
-    CALL_HEADER = re.compile(r"\s*(?P<name>[^<\n]*?)\s*(?:\n|(?=<))")
+    # The name is complete at its newline or at the next tag, and never before a character
+    # that is not a blank: a newline that only leads the name (``<tool_call>\nf``) does
+    # not end an empty one. Blanks before the first tag with no name: not a call.
+    CALL_HEADER = re.compile(r"\s*(?P<name>[^<\s][^<\n]*?)[^\S\n]*(?:\n|(?=<))")
+    NO_HEADER = re.compile(r"\s*<")
     CALL_CLOSE = "</tool_call>"
     PARAM_OPEN = ("<arg_key>",)
     # A key written without a value before the next key (``<arg_key>a</arg_key><arg_key>b

@@ -100,6 +100,7 @@ class HarmonyParser(ToolParser):
         "(vLLM drops them)."
     )
     MAX_HEADER: ClassVar[int] = 512
+    FRAMES = (START, CHANNEL, MESSAGE, *TERMINATORS)
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -174,18 +175,13 @@ class HarmonyParser(ToolParser):
                 if pos < 0:
                     return -pos - 1
             elif mode == _TEXT:
-                finder = self._outside
-                end, resume, marker = (
-                    finder.find_final(buf, pos) if final else finder.find(buf, pos)
-                )
-                if end > pos:
-                    out.append(Text(buf[pos:end]))
+                # (blanks after a call's message are a gap: markup unless text follows)
+                pos, marker = self._text_until_marker(buf, pos, out, self._outside, final)
                 if marker is None:
-                    return end
+                    return pos
                 self._raw = [marker]
                 self._raw_len = len(marker)
                 self._mode = _HEADER
-                pos = resume
             elif mode == _HEADER:
                 finder = self._header_end
                 end, resume, marker = (
@@ -235,7 +231,7 @@ class HarmonyParser(ToolParser):
                 if marker is not None:  # an empty body: no arguments
                     self._whole_call(out, self._name, "{}")
                     self._raw = []
-                    pos = self._end_message(marker, pos, pos + len(marker), out)
+                    pos = self._end_message(marker, pos, pos + len(marker), out, call=True)
                     continue
                 if cut:
                     return pos  # a token cut at the end of the chunk
@@ -250,7 +246,7 @@ class HarmonyParser(ToolParser):
                     return n  # blanks before the terminator are markup
                 marker, cut = self._marker_at(buf, ws, final)
                 if marker is not None:
-                    pos = self._end_message(marker, ws, ws + len(marker), out)
+                    pos = self._end_message(marker, ws, ws + len(marker), out, call=True)
                 elif cut:
                     return ws
                 else:  # text after the arguments, inside the message
@@ -276,11 +272,16 @@ class HarmonyParser(ToolParser):
         self._kind = _THOUGHT if recipient or channel == "analysis" else _VISIBLE
         self._mode = _BODY
 
-    def _end_message(self, marker: str, end: int, resume: int, out: list[Event]) -> int:
-        """A body reached ``marker`` at ``end``; returns where to go on."""
+    def _end_message(
+        self, marker: str, end: int, resume: int, out: list[Event], *, call: bool = False
+    ) -> int:
+        """A body reached ``marker`` at ``end``; returns where to go on. A call's message
+        that ends at its terminator ends a block: the blanks after it are a gap."""
         if marker in TERMINATORS:
             if self._kind == _RAW:
                 out.append(Text(marker))
+            elif call:
+                self._block_ended()
             self._mode = _TEXT
             return resume
         # <|start|> or <|channel|>: the next message began without a terminator.
@@ -309,7 +310,7 @@ class HarmonyParser(ToolParser):
         self._close_args(out, buf[pos + used : end])
         if marker is None:
             return len(buf)
-        return self._end_message(marker, end, resume, out)
+        return self._end_message(marker, end, resume, out, call=True)
 
     def _args_over(self, out: list[Event]) -> None:
         """The arguments closed (``done``) or stopped being JSON (``error``)."""

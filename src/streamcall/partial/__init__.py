@@ -5,10 +5,17 @@
 
 from __future__ import annotations
 
-from streamcall.partial.incremental import PartialJSON, PathKey, StringAppend, ValueComplete
+from streamcall.partial.incremental import (
+    MAX_DEPTH,
+    PartialJSON,
+    PathKey,
+    StringAppend,
+    ValueComplete,
+)
 from streamcall.partial.repair import parse_partial_json, repair_json
 
 __all__ = [
+    "MAX_DEPTH",
     "PartialJSON",
     "PathKey",
     "StringAppend",

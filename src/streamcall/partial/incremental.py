@@ -31,6 +31,13 @@
 #
 # Work: each character is scanned once, by `re` or `str` methods in C; Python runs once per
 # token. Nesting is an explicit stack, never recursion.
+#
+# Depth: at most MAX_DEPTH containers may be open at once. json's own decoder recurses once
+# per level and raises RecursionError near the interpreter's recursion limit (about 1,000
+# levels at the top of the stack, fewer when called deep inside a program), so deeper text
+# could not be loaded by whoever reads what this returns. The opener that would go past
+# the limit is junk like any other: it and everything after it are dropped, so the value is
+# the document cut there, closed, and repair_json's text loads.
 
 from __future__ import annotations
 
@@ -42,7 +49,11 @@ from itertools import islice
 from json import decoder as _json_decoder
 from typing import Any, Final, TypeAlias
 
-__all__ = ["PartialJSON", "PathKey", "StringAppend", "ValueComplete"]
+__all__ = ["MAX_DEPTH", "PartialJSON", "PathKey", "StringAppend", "ValueComplete", "too_deep"]
+
+#: The most containers open at once that any JSON this library reads or writes may have:
+#: partial JSON, tool-call arguments and the values converted to JSON (see above).
+MAX_DEPTH: Final = 256
 
 PathKey: TypeAlias = str | int
 
@@ -71,6 +82,38 @@ _CONTROL = re.compile(r"[\x00-\x1f]")
 _LIT = re.compile(r"[A-Za-z0-9+\-.]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _LIT_START: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+
+_KEEP: Final = b'"[]{}'
+_DROP: Final = bytes(c for c in range(256) if c not in _KEEP)  # every other byte
+_AS_PARENS: Final = bytes.maketrans(b"[{]}", b"(())")
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Might ``text`` open more than ``limit`` containers at once? False is certain; True
+    may overstate it for malformed text (where the scan would have stopped earlier).
+
+    C work only: two counts, then, for text with more brackets than the limit, escaped
+    backslashes and quotes taken out, every byte but quotes and brackets dropped (UTF-8
+    bytes of other characters are never those), the strings with no bracket in them
+    dropped, then the contents of the rest, and the innermost pairs taken out one level
+    per pass; the passes plus what stays open bound the depth.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    plain = text.replace("\\\\", "").replace('\\"', "") if "\\" in text else text
+    kept = plain.encode("utf-8", "surrogatepass").translate(None, _DROP).replace(b'""', b"")
+    if b'"' in kept:  # (taking out two quotes in a row changes no bracket's side of them)
+        kept = b"".join(kept.split(b'"')[::2])
+    marks = kept.translate(_AS_PARENS)
+    passes = 0
+    while passes <= limit:
+        shorter = marks.replace(b"()", b"")
+        if len(shorter) == len(marks):
+            return passes + len(marks) > limit
+        marks = shorter
+        passes += 1
+    return True
+
 
 _KEYWORDS: Final[dict[str, Any]] = {
     "true": True,
@@ -656,6 +699,9 @@ class PartialJSON:
                     state = _STRING
                     pos += 1
                     self._safe_end = base + pos
+                    continue
+                if (c == "{" or c == "[") and len(stack) >= MAX_DEPTH:
+                    junk = base + pos  # one level too deep (see the header)
                     continue
                 if c == "{":
                     stack.append({})

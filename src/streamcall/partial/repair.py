@@ -20,6 +20,10 @@
 # leaves to the scanner run over the whole text, the reference (_scan_repair, _scan_parse).
 # json.loads is not tried first on a text that cannot be complete (it opens a container
 # and does not end with its closer).
+#
+# Nesting is limited to MAX_DEPTH open containers (incremental.py says why): a text that may
+# go deeper (too_deep, C work only) skips json.loads and the fast path, and the scanner cuts
+# it at the opener that goes past the limit, as if the document broke there.
 
 from __future__ import annotations
 
@@ -27,7 +31,7 @@ import json
 from typing import Any
 
 from streamcall.partial._oneshot import MISS, certainly_cut, fast_parse, fast_repair
-from streamcall.partial.incremental import PartialJSON
+from streamcall.partial.incremental import PartialJSON, too_deep
 
 __all__ = ["parse_partial_json", "repair_json"]
 
@@ -44,8 +48,12 @@ def repair_json(text: str) -> str:
 
     Valid JSON comes back unchanged, so ``repair_json(repair_json(x)) == repair_json(x)``.
     Only the unfinished tail is changed: what is complete in a prefix stays as it is in
-    every longer prefix. Never raises; nesting depth is limited only by memory.
+    every longer prefix. Never raises. At most ``MAX_DEPTH`` (256) containers may be open at
+    once: the opener that would go deeper is junk, so ``'[' * 10**6`` gives 256 ``[`` closed
+    by 256 ``]``, which ``json.loads`` reads.
     """
+    if too_deep(text):
+        return _scan_repair(text)
     fast = _ONESHOT_FAST_ENABLED and len(text) >= _ONESHOT_MIN_LEN
     if not (fast and certainly_cut(text)):
         try:
@@ -65,8 +73,11 @@ def parse_partial_json(text: str) -> Any:
     """The value of a JSON prefix: ``json.loads(repair_json(text))``, in one scan.
 
     Never raises. Unlike ``json.loads``, deep nesting (a million ``[``) does not raise
-    ``RecursionError``: the scanner's stack is a list.
+    ``RecursionError``: the value is cut at ``MAX_DEPTH`` open containers, as
+    ``repair_json`` cuts the text.
     """
+    if too_deep(text):
+        return _scan_parse(text)
     fast = _ONESHOT_FAST_ENABLED and len(text) >= _ONESHOT_MIN_LEN
     if not (fast and certainly_cut(text)):
         try:

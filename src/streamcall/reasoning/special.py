@@ -72,6 +72,9 @@ _REASONING, _FINAL, _RAW = range(3)
 class HarmonyReasoningParser(ReasoningParser):
     """gpt-oss Harmony: analysis is reasoning, final is text, the rest is handed on."""
 
+    #: the message frames, dropped as markup (``streamcall.testing.markup_of``)
+    FRAMES = (_START, _CHANNEL, _MESSAGE, *_TERMINATORS)
+
     def __init__(self, name: str, *, prompt_opened: bool | None = None) -> None:
         super().__init__(name)
         # prompt_opened: the prompt ended with '<|channel|>analysis<|message|>'.

@@ -1,0 +1,219 @@
+"""The campaign: every target (or those named) under atheris, ``--jobs`` at a time.
+
+    python -m fuzz --time 600 --jobs 2                 # every target, 10 minutes each
+    python -m fuzz --time 60 'tool:*' partial          # glob patterns pick targets
+    python -m fuzz --list                              # the target names
+
+Each target runs in its own process (``fuzz.run_target``) for ``--time`` seconds, from its
+corpus (``fuzz/corpus/<target>/``, seeded on the first run by ``fuzz.seeds`` and kept, so
+that later runs start from the coverage already found). The first input of every new
+failure signature lands in ``<crashes>/<target>/``; at the end each is minimised (the
+shortest input the campaign finds that fails the same way, ``<hash>.min`` and a ``.txt``
+saying what failed, with the minimised input as a Python literal). A hang, an interpreter
+crash or running out of memory stops libFuzzer: the artifact is kept, counted as a failure,
+and the target goes on for the rest of its time. The end prints, per target, the inputs
+tried, the inputs that failed and the distinct failures, and writes the same as
+``<crashes>/summary.json``. The exit status is 1 if anything failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import fnmatch
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+_DONE = re.compile(rb"Done (\d+) runs in")
+
+
+def _slug(target: str) -> str:
+    return target.replace(":", "-")
+
+
+def _seed_corpus(target: str, corpus: Path) -> None:
+    if corpus.is_dir() and any(corpus.iterdir()):
+        return
+    from fuzz.seeds import seeds
+
+    corpus.mkdir(parents=True, exist_ok=True)
+    for data in seeds(target):
+        (corpus / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[str, Any]:
+    slug = _slug(target)
+    corpus = Path(args.corpus) / slug
+    crashes = Path(args.crashes) / slug
+    logs = Path(args.crashes) / "logs"
+    crashes.mkdir(parents=True, exist_ok=True)
+    logs.mkdir(parents=True, exist_ok=True)
+    _seed_corpus(target, corpus)
+    deadline = time.monotonic() + seconds
+    inputs = failures = stops = 0
+    signatures: dict[str, int] = {}
+    attempt = 0
+    while True:
+        left = int(deadline - time.monotonic())
+        if left < 1:
+            break
+        stats = logs / f"{slug}.{attempt}.json"
+        env = dict(os.environ, FUZZ_CRASHES=str(crashes), FUZZ_STATS=str(stats))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        cmd = [
+            sys.executable,
+            "-m",
+            "fuzz.run_target",
+            target,
+            f"-max_total_time={left}",
+            f"-max_len={args.max_len}",
+            f"-timeout={args.timeout}",
+            f"-rss_limit_mb={args.rss_limit_mb}",
+            f"-artifact_prefix={crashes}{os.sep}",
+            str(corpus),
+        ]
+        log = logs / f"{slug}.{attempt}.log"
+        with log.open("wb") as out:
+            proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+        text = log.read_bytes()
+        done = _DONE.findall(text)
+        counted: dict[str, Any] = {}
+        if stats.exists():
+            counted = json.loads(stats.read_text())
+        inputs += int(done[-1]) if done else int(counted.get("inputs", 0))
+        failures += int(counted.get("failures", 0))
+        for sig, count in counted.get("signatures", {}).items():
+            signatures[sig] = signatures.get(sig, 0) + count
+        if proc.returncode != 0:
+            # libFuzzer stopped: a hang, an interpreter crash or out of memory.
+            stops += 1
+            failures += 1
+            kind = "libFuzzer stop"
+            for word in (b"timeout", b"out-of-memory", b"crash", b"deadly signal"):
+                if word in text:
+                    kind = f"libFuzzer: {word.decode()}"
+                    break
+            signatures[kind] = signatures.get(kind, 0) + 1
+            if stops >= args.max_stops:
+                break
+        attempt += 1
+        if proc.returncode == 0:
+            break
+    minimised = _minimise_all(target, crashes, args.minimise_time)
+    return {
+        "target": target,
+        "seconds": seconds,
+        "inputs": inputs,
+        "failures": failures,
+        "distinct": len(signatures),
+        "signatures": signatures,
+        "minimised": minimised,
+    }
+
+
+def _minimise_all(target: str, crashes: Path, seconds: float) -> list[str]:
+    """Shrink the first input of each signature; returns the files written."""
+    from fuzz.minimise import minimise
+    from fuzz.targets import failure_of, get_target
+
+    fn = get_target(target)
+    written = []
+    for path in sorted(crashes.glob("*.input")):
+        data = path.read_bytes()
+        failure = failure_of(fn, data)
+        if failure is None:
+            continue  # fixed since it was found
+        small = minimise(fn, data, failure[0], seconds, text=target not in ("sse", "chunk"))
+        _, message = failure_of(fn, small) or failure
+        out = path.with_suffix(".min")
+        out.write_bytes(small)
+        literal = small.decode("utf-8", "replace") if target not in ("sse", "chunk") else small
+        out.with_suffix(".txt").write_text(
+            f"target: {target}\nsignature: {failure[0]}\nminimised: {literal!r}\n\n{message}\n"
+        )
+        written.append(str(out))
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__.split("\n\n")[0])
+    parser.add_argument("patterns", nargs="*", help="target names or globs (default: all)")
+    parser.add_argument("--time", type=float, default=60, help="seconds per target (60)")
+    parser.add_argument("--jobs", type=int, default=1, help="targets run at once (1)")
+    parser.add_argument("--crashes", default=str(HERE / "crashes"), help="failures go here")
+    parser.add_argument("--corpus", default=str(HERE / "corpus"), help="corpora, kept")
+    parser.add_argument("--max-len", type=int, default=2048, help="longest input (2048)")
+    parser.add_argument("--timeout", type=int, default=30, help="seconds before a hang (30)")
+    parser.add_argument("--rss-limit-mb", type=int, default=3072)
+    parser.add_argument("--max-stops", type=int, default=20, help="libFuzzer stops per target")
+    parser.add_argument("--minimise-time", type=float, default=60, help="seconds per failure")
+    parser.add_argument("--list", action="store_true", help="print the target names")
+    args = parser.parse_args(argv)
+
+    from fuzz.targets import target_names
+
+    names = target_names()
+    if args.list:
+        print("\n".join(names))
+        return 0
+    if importlib.util.find_spec("atheris") is None:
+        parser.error("atheris is not installed: pip install -e '.[fuzz]'")
+    chosen = [
+        n for n in names if not args.patterns or any(fnmatch.fnmatch(n, p) for p in args.patterns)
+    ]
+    if not chosen:
+        parser.error(f"no target matches {args.patterns}; see --list")
+    waves = -(-len(chosen) // max(1, args.jobs))
+    print(
+        f"{len(chosen)} targets, {args.time:g} s each, {args.jobs} at a time: about "
+        f"{waves * args.time / 60:.0f} min of fuzzing, plus minimising",
+        flush=True,
+    )
+    started = time.monotonic()
+    results: list[dict[str, Any]] = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {pool.submit(run_target, n, args.time, args): n for n in chosen}
+        for future in concurrent.futures.as_completed(futures):
+            try:
+                result = future.result()
+            except Exception as exc:  # the campaign's own failure: report it, go on
+                name = futures[future]
+                sig = f"campaign error: {type(exc).__name__}: {exc}"
+                result = {"target": name, "inputs": 0, "failures": 1, "distinct": 1}
+                result["signatures"] = {sig: 1}
+            results.append(result)
+            print(
+                f"  {result['target']:<34} {result['inputs']:>10,} inputs"
+                f" {result['failures']:>7,} failed {result['distinct']:>3} distinct",
+                flush=True,
+            )
+    results.sort(key=lambda r: names.index(r["target"]))
+    wall = time.monotonic() - started
+    print(f"\n{'target':<34} {'inputs':>10} {'failed':>7} {'distinct':>8}")
+    for r in results:
+        print(f"{r['target']:<34} {r['inputs']:>10,} {r['failures']:>7,} {r['distinct']:>8}")
+        for sig, count in sorted(r["signatures"].items(), key=lambda kv: -kv[1]):
+            print(f"    {count:>7,}  {sig}")
+    total = sum(r["failures"] for r in results)
+    print(
+        f"{len(results)} targets, {sum(r['inputs'] for r in results):,} inputs, "
+        f"{total:,} failed; wall time {wall / 60:.1f} min"
+    )
+    summary = Path(args.crashes) / "summary.json"
+    summary.parent.mkdir(parents=True, exist_ok=True)
+    summary.write_text(json.dumps({"wall_seconds": wall, "targets": results}, indent=1))
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""Run saved failures again: ``python -m fuzz.replay [CRASHES_DIR]``.
+
+Every ``*.input`` and ``*.min`` under the folder (one sub-folder per target) goes through its
+target once more; each line says whether it still fails, and how.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from fuzz.targets import failure_of, get_target, target_names
+
+
+def main(argv: list[str]) -> int:
+    root = Path(argv[0]) if argv else Path(__file__).resolve().parent / "crashes"
+    by_slug = {name.replace(":", "-"): name for name in target_names()}
+    failing = 0
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name in by_slug):
+        target = get_target(by_slug[folder.name])
+        for path in sorted([*folder.glob("*.min"), *folder.glob("*.input")]):
+            data = path.read_bytes()
+            found = failure_of(target, data)
+            text = data.decode("utf-8", "replace")
+            status = "FAILS " + found[0] if found else "ok"
+            failing += found is not None
+            print(f"{folder.name:<28} {path.name:<20} {status[:90]:<90} {text[:70]!r}")
+    print(f"{failing} still failing")
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,335 @@
+"""Contract breaks found by fuzzing (issue 14, and the campaign in ``fuzz/``), each a test in
+every chunking (whole, 1-char, 7-char and random cuts: ``support.check_contract``).
+
+The rules they pin, for every format:
+
+- ``feed`` never raises: a key, name or id string with an invalid escape (``"\\{"``) is
+  broken markup, released as text.
+- Arguments always load: a number that cannot grow (``1.1.``) ends where it is valid.
+- Where markup breaks is a position in the model's text, whatever the chunking: inside
+  arguments written as a JSON string too (the first character that cannot continue it),
+  and from there on the text is released as written, never decoded or re-escaped.
+- Whitespace after a call is markup when the stream ends or another call (or block)
+  follows; when other text follows, it is text, with that text. Whitespace before the
+  first call, or with no call at all, is text.
+- A name is complete at its terminator, never at a character that may only lead it
+  (GLM: a newline right after ``<tool_call>``).
+- Nesting past ``MAX_DEPTH`` open containers breaks the arguments there: the call ends
+  incomplete, with arguments that load.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from streamcall import repair_json, testing, tool_parser
+from streamcall.formats._base import UniqueIds
+from streamcall.partial.incremental import MAX_DEPTH
+from support import check_contract, summary
+
+Call = testing.Call
+
+
+def items_of(fmt: str, text: str, data: st.DataObject) -> list[testing.Item]:
+    return check_contract(fmt, text, data)
+
+
+# -- 1. an invalid escape in a key or a name: text, never a raise ----------------------------
+
+BAD_ESCAPES = [
+    ("hermes", '<tool_call>{"\\{"'),
+    ("granite4", '<tool_call>{"name":"\\_"'),
+    ("llama3_json", '{"\\a"'),
+    ("qwen3_coder", '<tool_call>{"name":"\\}"'),
+    ("mistral", '[TOOL_CALLS]{"":5,"\\é"'),
+    ("cohere_command3", '<|START_ACTION|>{"tool_call_id":"\\x","tool_name":"f"'),
+    ("hermes", '<tool_call>{"name":"f\\u12'),  # cut, then the stream ends
+]
+
+
+@pytest.mark.parametrize(("fmt", "text"), BAD_ESCAPES)
+@given(data=st.data())
+def test_an_invalid_escape_in_a_key_or_name_is_text(
+    fmt: str, text: str, data: st.DataObject
+) -> None:
+    assert items_of(fmt, text, data) == [("text", text)]
+
+
+@given(data=st.data())
+def test_a_valid_escape_in_a_name_still_names_the_call(data: st.DataObject) -> None:
+    text = '<tool_call>{"name":"g\\u00e9t","arguments":{}}</tool_call>'
+    assert summary(items_of("hermes", text, data)) == ("", [("gét", {})])
+
+
+# -- 2. arguments that are not JSON ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments", "rest"),
+    [
+        ('[TOOL_CALLS]f[ARGS]{"a":1.1.', '{"a":1.1}', "."),
+        ('[TOOL_CALLS]f[ARGS]{"a":1e5e', '{"a":1e5}', "e"),
+        ('[TOOL_CALLS]f[ARGS]{"a":1.5e+', '{"a":1.5e+0}', ""),
+        ('[TOOL_CALLS]f[ARGS]{"a":1.', '{"a":1.0}', ""),
+    ],
+)
+@given(data=st.data())
+def test_a_number_that_cannot_grow_ends_where_it_is_valid(
+    text: str, arguments: str, rest: str, data: st.DataObject
+) -> None:
+    items = items_of("mistral", text, data)
+    assert items[0] == ("call", Call(0, "call_0", "f", arguments, True))
+    assert items[1:] == ([("text", rest)] if rest else [])
+
+
+# -- 3. results that depend on the chunking -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "expected"),
+    [
+        # whitespace after a call, then text: text, with it
+        ("qwen3_coder", "<tool_call><function=f></function>\ne", ("\ne", [("f", {})])),
+        ("mimo", "<tool_call><function=f><parameter=></function>\n.", ("\n.", [("f", {"": ""})])),
+        (
+            "minimax_m2",
+            '<minimax:tool_call><invoke name="f">\n</invoke>\n</>',
+            ("\n</>", [("f", {})]),
+        ),
+        (
+            "minimax_m2",
+            "<minimax:tool_call><invoke name=f><parameter name=></invoke>\ne",
+            ("\ne", [("f", {"": ""})]),
+        ),
+        (
+            "minimax_m3",
+            ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[</invoke>\nj',
+            ("\nj", [("f", {})]),
+        ),
+        (
+            "deepseek_v32",
+            '<｜DSML｜function_calls><｜DSML｜invoke name="f"></｜DSML｜invoke>\n\ufffd',
+            ("\n\ufffd", [("f", {})]),
+        ),
+        (
+            "deepseek_v41",
+            '<｜DSML｜ calls><｜DSML｜ invoke name="f"></｜DSML｜ invoke>\ne',
+            ("\ne", [("f", {})]),
+        ),
+        (
+            "hy_v3",
+            "<tool_calls><tool_call>f<tool_sep><arg_key></arg_key><arg_value></tool_call> }",
+            (" }", [("f", {"": ""})]),
+        ),
+        (
+            "hy_v4",
+            "<tool_calls><tool_call>f<arg_key></arg_key><arg_value></tool_call> [",
+            (" [", [("f", {"": ""})]),
+        ),
+        # whitespace between two blocks, and after the last: markup
+        (
+            "gigachat3",
+            '<|function_call|>{"name":"f","arguments":{}}\n\n<|function_call|>{"name":"g","arguments":{}}\n',
+            ("", [("f", {}), ("g", {})]),
+        ),
+        (
+            "openai",
+            "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{}<|call|>\n\n",
+            ("", [("f", {})]),
+        ),
+        ("pythonic", "[f(a=1)]\n\n", ("", [("f", {"a": 1})])),
+        ("pythonic", "[f(a=1)]\n\nx", ("\n\nx", [("f", {"a": 1})])),
+    ],
+)
+@given(data=st.data())
+def test_whitespace_after_a_call_is_markup_unless_text_follows(
+    fmt: str, text: str, expected: tuple[str, list[object]], data: st.DataObject
+) -> None:
+    assert summary(items_of(fmt, text, data)) == expected
+
+
+@pytest.mark.parametrize("fmt", ["glm45", "glm47", "poolside_v1"])
+@given(data=st.data())
+def test_a_glm_name_is_complete_at_its_terminator(fmt: str, data: st.DataObject) -> None:
+    # '\n' right after <tool_call> leads the name; it does not end an empty one.
+    items = items_of(fmt, "<tool_call>\n{<", data)
+    assert items == [("call", Call(0, "call_0", "{", "{}", True)), ("text", "<")]
+    items = items_of(fmt, "<tool_call>\nl<", data)
+    assert items == [("call", Call(0, "call_0", "l", "{}", True)), ("text", "<")]
+    # blanks, then a tag, and no name: not a call
+    assert items_of(fmt, "<tool_call>\n<arg_key>", data) == [("text", "<tool_call>\n<arg_key>")]
+    assert items_of(fmt, "\n<tool_call>", data) == [("text", "\n<tool_call>")]
+
+
+@pytest.mark.parametrize("fmt", ["hermes", "granite4"])
+@given(data=st.data())
+def test_string_arguments_break_at_the_first_character_that_cannot_continue(
+    fmt: str, data: st.DataObject
+) -> None:
+    # '(' cannot start the object inside the string: the markup breaks there, and the
+    # <tool_call> after it opens a new block, whatever the chunking.
+    text = '<tool_call>{"":"","arguments":"(<tool_call>{"name":"",""'
+    assert items_of(fmt, text, data) == [
+        ("text", '<tool_call>{"":"","arguments":"('),
+        ("call", Call(0, "call_0", "", "{}", True)),
+    ]
+
+
+# -- 4. released text is the model's own ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["hermes", "granite4", "qwen3_coder", "cohere_command4"])
+@given(data=st.data())
+def test_a_raw_newline_is_released_as_written(fmt: str, data: st.DataObject) -> None:
+    start = "<|START_ACTION|>" if fmt.startswith("cohere") else "<tool_call>"
+    text = start + '{"":"","":"","arguments":{"\n'.replace(
+        '"arguments"', '"parameters"' if fmt.startswith("cohere") else '"arguments"'
+    )
+    assert items_of(fmt, text, data) == [("text", text)]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "rest"),
+    [
+        ("granite4", '<tool_call>{"name":"","arguments":"{\\\\" ', '\\\\" '),
+        ("llama3_json", '{"name":"","arguments":"{e":', 'e":'),
+        ("ernie45", '<tool_call>{"name":"","arguments":"{\\"\\"2\\"', '2\\"'),
+        ("granite4", '<tool_call>{"name":"f","arguments":"{\\"a\\": 1 x\\"}"}', 'x\\"}"}'),
+        ("granite4", '<tool_call>{"name":"f","arguments":"{\\"a\\": tru\\q"}', 'tru\\q"}'),
+    ],
+)
+@given(data=st.data())
+def test_text_after_broken_string_arguments_is_released_as_written(
+    fmt: str, text: str, rest: str, data: st.DataObject
+) -> None:
+    items = items_of(fmt, text, data)
+    assert items[0][0] == "call" and isinstance(items[0][1], Call) and items[0][1].incomplete
+    assert items[1:] == [("text", rest)]
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ('{"name":"f","arguments":"{\\"a\\":1} and \\"more\\""}</tool_call>', ' and \\"more\\"'),
+        # then a bad escape breaks the string: the text before it is not lost
+        ('{"name":"f","arguments":"{\\"a\\":1} xx\\q"}', ' xx\\q"}'),
+        # blank once decoded: markup, like blanks after a call
+        ('{"name":"f","arguments":"{\\"a\\":1}\\n "}</tool_call>', ""),
+        ('{"name":"f","arguments":"{\\"a\\":1}\\n x"}</tool_call>', "\\n x"),
+    ],
+)
+@given(data=st.data())
+def test_text_after_the_object_inside_string_arguments_is_released_as_written(
+    text: str, rest: str, data: st.DataObject
+) -> None:
+    items = items_of("granite4", "<tool_call>" + text, data)
+    # Complete only where the closer was seen (the README's incomplete rule).
+    incomplete = not text.endswith("</tool_call>")
+    assert items == [("call", Call(0, "call_0", "f", '{"a":1}', incomplete))] + (
+        [("text", rest)] if rest else []
+    )
+
+
+# -- 5. text that vanished ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [("glm47", "\r"), ("minimax_m2", " "), ("qwen3_coder", "\n\n"), ("deepseek_v32", "\t")],
+)
+@given(data=st.data())
+def test_output_that_is_only_whitespace_is_text(fmt: str, text: str, data: st.DataObject) -> None:
+    assert items_of(fmt, text, data) == [("text", text)]
+
+
+@given(data=st.data())
+def test_harmony_message_frames_are_markup_whatever_the_message(data: st.DataObject) -> None:
+    # Harmony frames every message, a call's or not: its tokens and headers are markup,
+    # like reasoning markers; what a message holds, and text outside messages, is text.
+    assert items_of("openai", "<|channel|><|message|>", data) == []
+    assert items_of("openai", "<|channel|><|message|> <|call|>Y", data) == [("text", " Y")]
+    text = "<|channel|>final<|message|>Hi<|return|>"
+    assert items_of("openai", text, data) == [("text", "Hi")]
+
+
+# -- 6. deep nesting ------------------------------------------------------------------------------
+
+
+def test_repair_json_of_a_million_brackets_loads() -> None:
+    out = repair_json("[" * 10**6)
+    assert json.loads(out) is not None
+    assert out == "[" * MAX_DEPTH + "]" * MAX_DEPTH
+
+
+@pytest.mark.parametrize("fmt", ["hermes", "granite4", "mistral", "gemma4", "pythonic", "openai"])
+def test_arguments_nested_past_the_limit_end_the_call_with_arguments_that_load(fmt: str) -> None:
+    from streamcall.formats.registry import parser_class
+
+    rendered = parser_class(fmt).render([("f", {"a": [1]})])
+    at = rendered.index("[1]")
+    for depth in (MAX_DEPTH - 2, MAX_DEPTH + 1, 10**5):
+        text = rendered[:at] + "[" * depth + rendered[at + 1 :]
+        items = testing.coalesce(testing.run(tool_parser(fmt), [text]))
+        calls = [v for k, v in items if isinstance(v, Call)]
+        assert len(calls) == 1
+        args = json.loads(calls[0].arguments)  # loads, however deep the model went
+        assert isinstance(args, dict)
+        assert calls[0].incomplete
+        if depth < MAX_DEPTH:
+            continue
+        levels, value = 1, args["a"]
+        while isinstance(value, list) and value:
+            levels, value = levels + 1, value[0]
+        assert levels + 1 == MAX_DEPTH  # the object, then lists down to the limit
+
+
+@pytest.mark.parametrize("fmt", ["qwen3_coder", "glm47", "minimax_m2"])
+def test_xml_values_nested_past_the_limit_stay_strings(fmt: str) -> None:
+    from streamcall.formats.registry import parser_class
+
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": "f", "parameters": {"properties": {"a": {"type": "array"}}}},
+        }
+    ]
+    rendered = parser_class(fmt).render([("f", {"a": [1]})])
+    for depth, typed in ((MAX_DEPTH - 1, True), (MAX_DEPTH, False)):
+        value = "[" * depth + "1" + "]" * depth
+        items = testing.check_chunkings(
+            lambda: tool_parser(fmt, tools=tools), rendered.replace("[1]", value)
+        )
+        args = json.loads(next(v for k, v in items if isinstance(v, Call)).arguments)
+        assert isinstance(args["a"], list if typed else str)
+
+
+# -- 8. repeated call ids ---------------------------------------------------------------------------
+
+
+def test_repeated_ids_get_the_next_suffix() -> None:
+    unique = UniqueIds()
+    got = [unique("functions.get_weather:0") for _ in range(5)]
+    assert got == [
+        "functions.get_weather:0",
+        *(f"functions.get_weather:0~{k}" for k in (2, 3, 4, 5)),
+    ]
+    assert unique("functions.get_weather:0~2") == "functions.get_weather:0~2~2"
+    assert unique("call_0") == "call_0"
+
+
+@given(data=st.data())
+def test_kimi_repeating_one_id_for_every_call(data: st.DataObject) -> None:
+    call = (
+        "<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
+    )
+    text = "<|tool_calls_section_begin|>" + call * 40 + "<|tool_calls_section_end|>"
+    items = items_of("kimi_k2", text, data)
+    ids = [v.id for k, v in items if isinstance(v, Call)]
+    assert ids == [
+        "functions.get_weather:0",
+        *(f"functions.get_weather:0~{k}" for k in range(2, 41)),
+    ]
