@@ -83,7 +83,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._scan import MarkerFinder, json_quote
+from streamcall.formats._scan import MarkerFinder, cut_marker, json_quote
 
 __all__ = ["PythonicCallsParser", "py_literal"]
 
@@ -162,10 +162,12 @@ _ESC_BYTES = (
 
 
 def _run_re(quote: str, esc: str | None, also: str = "") -> re.Pattern[str]:
+    # Possessive: nothing follows, so the match ends where a greedy one would, with no
+    # backtracking state kept per escape.
     q = re.escape(quote) + also
     if esc is None:  # raw: a backslash keeps the next character (and hides a quote)
-        return re.compile(rf"[^{q}\\]*(?:\\[\s\S][^{q}\\]*)*")
-    return re.compile(rf"[^{q}\\]*(?:\\(?:{esc})[^{q}\\]*)*")
+        return re.compile(rf"[^{q}\\]*+(?:\\[\s\S][^{q}\\]*+)*+")
+    return re.compile(rf"[^{q}\\]*+(?:\\(?:{esc})[^{q}\\]*+)*+")
 
 
 # (quote char, kind) -> run regex; kind 0 str, 1 bytes, 2 raw
@@ -716,7 +718,7 @@ class PythonicCallsParser(ToolParser):
                 self._block_ended()
                 if buf.startswith(end_marker, pos):
                     pos += len(end_marker)
-                elif not final and end_marker.startswith(buf[pos:]):
+                elif not final and cut_marker(end_marker, buf, pos):
                     self._mode = _AFTER_LIST
                     self._gap = None
                     return pos
@@ -782,7 +784,7 @@ class PythonicCallsParser(ToolParser):
         if m is None:
             viable = _CALL_HEAD_PREFIX.match(buf, ws).end() == n  # type: ignore[union-attr]
             if end_marker is not None and c == "<":
-                viable = end_marker.startswith(buf[ws:])
+                viable = cut_marker(end_marker, buf, ws)
             if viable and not final and n - pos <= self.MAX_HEAD:
                 return -(pos + 1)
             self._end_block(out)
@@ -830,7 +832,7 @@ class PythonicCallsParser(ToolParser):
                 self._mode = _TEXT
                 self._block_ended()
                 return ws + len(end_marker)
-            if c == "<" and not final and end_marker.startswith(buf[ws:]):
+            if c == "<" and not final and cut_marker(end_marker, buf, ws):
                 self._raw.append(buf[pos:ws])
                 return -(ws + 1)
         if c.isidentifier():
@@ -980,7 +982,7 @@ class PythonicCallsParser(ToolParser):
         if buf.startswith(q * 3, pos):
             self._quote = q * 3
             pos += 3
-        elif not final and buf[pos:] in (q, q * 2):
+        elif not final and len(buf) - pos <= 2 and buf[pos:] in (q, q * 2):
             return -(pos + 1)  # '' or ''' ? the next chunk says
         else:
             self._quote = q
@@ -1036,7 +1038,7 @@ class PythonicCallsParser(ToolParser):
                 if buf.startswith(quote, pos):
                     pos += 3
                     break
-                if not final and quote.startswith(buf[pos:]):
+                if not final and cut_marker(quote, buf, pos):
                     return -(pos + 1)
                 self._emit(out, json_quote(q)[1:-1])
                 pos += 1

@@ -129,7 +129,13 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._scan import ArgsStreamer, MarkerFinder, PartialMarkers, json_quote
+from streamcall.formats._scan import (
+    ArgsStreamer,
+    MarkerFinder,
+    PartialMarkers,
+    cut_marker,
+    json_quote,
+)
 
 __all__ = ["XmlParamsParser", "convert_value", "schema_properties", "value_plan"]
 
@@ -1009,7 +1015,7 @@ class XmlParamsParser(ToolParser):
                     self._cdata_base = _V_HELD if held else _V_STRING
                     self._vstate = _V_CDATA
                     return self._cdata(buf, pos + len(_CDATA_OPEN), out, final)
-                if not final and _CDATA_OPEN.startswith(buf[pos:]):
+                if not final and cut_marker(_CDATA_OPEN, buf, pos):
                     return -(pos + 1)  # may still open a CDATA section
             if plan == STRING:
                 state = _V_STRING

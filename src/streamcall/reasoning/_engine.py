@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Reasoning, Text
-from streamcall.formats._scan import partial_marker_len
+from streamcall.formats._scan import cut_marker, partial_marker_len
 
 __all__ = ["MarkerReasoningParser", "ReasoningParser", "ReasoningSpec"]
 
@@ -235,8 +235,7 @@ class MarkerReasoningParser(ReasoningParser):
                             pos += len(start)
                             break
                     else:
-                        rest = buf[pos:]
-                        if not final and any(m.startswith(rest) for m in self._before.markers):
+                        if not final and any(cut_marker(m, buf, pos) for m in self._before.markers):
                             return pos
                         self._at_beginning = False
                         self._mode = AFTER
@@ -254,7 +253,7 @@ class MarkerReasoningParser(ReasoningParser):
                 if prefix:
                     if buf.startswith(prefix, pos):
                         pos += len(prefix)
-                    elif not final and prefix.startswith(buf[pos:]):
+                    elif not final and cut_marker(prefix, buf, pos):
                         return pos
                 self._mode = REASONING
             elif mode == REASONING:
