@@ -3,7 +3,8 @@ incremental scanner: the open string read with ``rfind``, ``_walk_strings`` or j
 error position; the open containers read from the bracket bytes (``_open_at_dense``); an
 open key; a top-level string. For every cut: the fast path's repaired text and value equal
 the reference's (the whole text through PartialJSON), and PartialJSON fed the same text in
-any chunking has that value too.
+any chunking has that value too. Every test runs twice: with the quote routes for long
+texts taken at every length (``_LONG`` = 0), and as shipped.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_partial_oneshot_fast import JUNK, assert_same, assert_same_every_cut, fast_path
@@ -26,6 +28,11 @@ from benchmarks.partial import (
     list_of_objects_document,
     prose_document,
 )
+
+
+@pytest.fixture(autouse=True, params=[0, _oneshot._LONG], ids=["every-route", "as-shipped"])
+def long_routes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_oneshot, "_LONG", request.param)
 
 
 def reference_value(text: str) -> str:
@@ -92,17 +99,22 @@ def test_shapes_take_the_fast_path() -> None:
 
 
 def test_open_string_found_by_rfind() -> None:
-    text = '{"a": [1, "x"], "b": "' + "plain text, no escape " * 50
+    text = '{"a": [1, "x\\ty"], "b": "' + "plain text, no escape " * 100
     plain, q, content = _oneshot._quotes(text)
-    assert q == text.rindex('"') and content is None and plain == text[:q]
+    assert q == text.rindex('"') and content is None
+    if len(text) >= _oneshot._LONG:
+        assert plain == _oneshot._plain(text[:q])
     assert_all_agree(text, [7, 100])
+    no_backslash = '{"a": [1, "x"], "b": "' + "plain text " * 10
+    assert _oneshot._quotes(no_backslash) == (no_backslash, no_backslash.rindex('"'), None)
 
 
 def test_open_string_found_by_walking_the_strings() -> None:
-    text = '{"path": "p", "content": "say \\"hi\\" ' + 'and \\n more \\"x\\"' * 30
+    text = '{"path": "p", "content": "say \\"hi\\" ' + 'and \\n more \\"x\\"' * 150
     _, q, content = _oneshot._quotes(text)
     assert q == text.index('"content": "') + len('"content": ')
-    assert content == json.loads(text + '"}')["content"]
+    if len(text) >= _oneshot._LONG:
+        assert content == json.loads(text + '"}')["content"]
     assert_all_agree(text, [3, 50])
 
 

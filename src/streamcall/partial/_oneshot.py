@@ -75,6 +75,7 @@ _WINDOW: Final = 512  # the first backward window of _backward_positions
 _NEAR: Final = 256  # farther back than this many brackets, _skip_brackets finds one
 _TRIES_MAX: Final = 8  # outer-run proofs _open_at_dense attempts
 _WALK_MAX: Final = 16  # strings _walk_strings reads before it leaves it to the decoder
+_LONG: Final = 2048  # from this length on, _quotes finds q before making `plain`
 _CUT_ESCAPE_END = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?\Z")  # on `plain`: never escaped
 # On `plain`: every string, the ones holding a raw control character in group 1.
 _PLAIN_STRING = re.compile(r'"[^"\x00-\x1f]*"|("[^"]*")')
@@ -183,7 +184,8 @@ def _quotes(text: str) -> tuple[str, int, str | None]:
     """``plain``, ``q`` (steps 1 and 2's start) and, if it was read on the way, the open
     string's decoded content. ``plain`` covers ``[0, q)`` at least.
 
-    The last quote is tried first. A real one with an even number of real quotes before it
+    A text without a backslash is its own ``plain``. From _LONG characters on, the last
+    quote is tried first (below, the replace passes cost less). A real one with an even number of real quotes before it
     opens the string the text ends inside, and only the text before it needs ``plain``: a
     long string being written costs a ``rfind``, not a pass over it. An escaped one is
     inside that string (outside a string it is junk): the strings are read from the start
@@ -194,6 +196,11 @@ def _quotes(text: str) -> tuple[str, int, str | None]:
     x = text.rfind('"')
     if x < 0:
         return _plain(text), n, None
+    if "\\" not in text:  # no escape: plain is the text, and only the quotes before x count
+        return text, x if not text.count('"', 0, x) & 1 else n, None
+    if n < _LONG:  # two replace passes over a short text cost less than finding q first
+        plain = _plain(text)
+        return plain, plain.rfind('"') if plain.count('"') & 1 else n, None
     if _escaped_at(text, x):
         content = None
         found = _walk_strings(text)
