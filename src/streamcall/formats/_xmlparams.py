@@ -556,10 +556,16 @@ class XmlParamsParser(ToolParser):
 
     def _flush(self, out: list[Event]) -> None:
         """Hand out the argument pieces of this chunk as one event (events cost more than
-        the join; the concatenation is the same)."""
-        if self._delta:
-            out.append(ToolCallArgs(self._index, "".join(self._delta)))
-            self._delta.clear()
+        the join; the concatenation is the same). When they are all of the call's pieces
+        (a whole call in one chunk), the joined text stands for them, so that the call's
+        arguments are that same string, not a second copy of a big value."""
+        delta = self._delta
+        if delta:
+            text = "".join(delta)
+            if len(delta) == len(self._parts):
+                self._parts = [text]
+            out.append(ToolCallArgs(self._index, text))
+            delta.clear()
 
     def _end(self, out: list[Event], incomplete: bool, tail: str = "") -> None:
         """End the call, closing its JSON (``tail``: a JSON body's held-back token)."""
