@@ -336,8 +336,16 @@ class PythonicCallsParser(ToolParser):
         parts = self._parts
         done = self._flushed
         if len(parts) > done:
-            self._flushed = len(parts)
-            out.append(ToolCallArgs(self._index, "".join(parts[done:]) if done else "".join(parts)))
+            if done:
+                text = "".join(parts[done:])
+                self._flushed = len(parts)
+            else:
+                # All of the call's pieces (a whole call in one chunk): the joined text
+                # stands for them, so the call's arguments are not a second copy.
+                text = "".join(parts)
+                self._parts = [text]
+                self._flushed = 1
+            out.append(ToolCallArgs(self._index, text))
 
     def _value_begin(self, out: list[Event], text: str) -> None:
         """Emit the start of a value (or of a key), with the comma it needs."""

@@ -1056,16 +1056,20 @@ class XmlParamsParser(ToolParser):
                 self._finish_value(out, "")
                 return n
             return -(safe + 1) if safe < n else safe
-        piece = buf[pos:end]
-        if piece.endswith("\n") and self.STRIP_NEWLINES:
-            piece = piece[:-1]
-        self._finish_value(out, piece)
+        stop = end - 1 if self.STRIP_NEWLINES and end > pos and buf[end - 1] == "\n" else end
+        self._finish_value(out, buf[pos:stop])
         self._mode = _CALL
         return resume if marker == self.PARAM_CLOSE else end
 
     def _finish_value(self, out: list[Event], piece: str) -> None:
         if self._vstate == _V_STRING:
-            self._emit(out, json_quote(piece)[1:] if piece else '"')
+            delta = self._delta
+            if piece and delta and delta[-1] == '"' and self._parts[-1] == '"':
+                # The opening quote is the last piece (the whole value came in this chunk):
+                # the quoted value takes its place, with no copy to cut the quote off.
+                delta[-1] = self._parts[-1] = json_quote(piece)
+            else:
+                self._emit(out, json_quote(piece)[1:] if piece else '"')
         else:
             self._held.append(piece)
             raw = "".join(self._held)
