@@ -185,12 +185,13 @@ def _quotes(text: str) -> tuple[str, int, str | None]:
     string's decoded content. ``plain`` covers ``[0, q)`` at least.
 
     A text without a backslash is its own ``plain``. From _LONG characters on, the last
-    quote is tried first (below, the replace passes cost less). A real one with an even number of real quotes before it
-    opens the string the text ends inside, and only the text before it needs ``plain``: a
-    long string being written costs a ``rfind``, not a pass over it. An escaped one is
-    inside that string (outside a string it is junk): the strings are read from the start
-    with json's scanner (``_walk_strings``), or json's decoder says where that string
-    opens; whichever finds it, the quotes before it are checked to be even.
+    quote is tried first (below, the replace passes cost less). A real one with an even
+    number of real quotes before it opens the string the text ends inside, and only the
+    text before it needs ``plain``: a long string being written costs a ``rfind``, not a
+    pass over it. An escaped one is inside that string (outside a string it is junk): the
+    strings are read from the start with json's scanner (``_walk_strings``), or json's
+    decoder says where that string opens; whichever finds it, the quotes before it are
+    checked to be even.
     """
     n = len(text)
     x = text.rfind('"')
@@ -343,12 +344,13 @@ def _reduced(seq: bytes) -> bytes | None:
 def _open_at_dense(plain: str, p: int, seq: bytes) -> list[int] | None:
     """``_open_at`` for a text with many brackets: the same answer, at C speed.
 
-    ``seq`` is the brackets before ``p`` (``_brackets``: none inside a string). Matched pairs taken out by ``bytes.replace`` leave the open
-    ones (the skeleton). Their ranks among the brackets: the innermost are found walking
-    back from the end over the last, open container's content only, the outermost at the
-    start, where a run of openers followed by a balanced stretch is proved open by the
-    same replace. The ranks become positions by regexes that skip a counted number of
-    brackets (forward) or by the brackets of a window before ``p`` (backward).
+    ``seq`` is the brackets before ``p`` (``_brackets``: none inside a string). Matched
+    pairs taken out by ``bytes.replace`` leave the open ones (the skeleton). Their ranks
+    among the brackets: the innermost are found walking back from the end over the last,
+    open container's content only, the outermost at the start, where a run of openers
+    followed by a balanced stretch is proved open by the same replace. The ranks become
+    positions by regexes that skip a counted number of brackets (forward) or by the
+    brackets of a window before ``p`` (backward).
     """
     skeleton = _reduced(seq)
     if skeleton is not None and (b"}" in skeleton or b"]" in skeleton):
