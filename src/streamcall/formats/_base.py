@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
-from streamcall.formats._scan import MarkerFinder
+from streamcall.formats._scan import MarkerFinder, cut_marker
 
 __all__ = ["ToolParser", "Tools", "UniqueIds", "schema_types"]
 
@@ -74,10 +74,9 @@ class ToolParser(FeedLoop):
             gap.append(buf[pos:end])
         if end == len(buf):
             return end
-        rest = buf[end:]
         if buf.startswith(tuple(starts), end):
             self._gap = None
-        elif final or not any(m.startswith(rest) for m in starts):
+        elif final or not any(cut_marker(m, buf, end) for m in starts):
             if gap:
                 out.append(Text("".join(gap)))
             self._gap = None

@@ -84,6 +84,7 @@ from streamcall.formats._scan import (
     ArgsStreamer,
     JsonScan,
     MarkerFinder,
+    cut_marker,
     decode_json_string,
     decode_string_run,
     nested_member_cut,
@@ -558,7 +559,7 @@ class JsonCallsParser(ToolParser):
                         pos += 4
                         self._args_seen = False  # same as no arguments: {}
                         self._sub = _O_AFTER
-                    elif not final and "null".startswith(buf[pos:]):
+                    elif not final and cut_marker("null", buf, pos):
                         return -(pos + 1)
                     else:
                         return self._broken(buf, pos, out)

@@ -90,7 +90,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._scan import MarkerFinder, json_quote
+from streamcall.formats._scan import MarkerFinder, cut_marker, json_quote
 from streamcall.partial.incremental import MAX_DEPTH
 
 __all__ = ["PythonicCallsParser", "py_literal"]
@@ -177,10 +177,12 @@ _ESC_BYTES = (
 
 
 def _run_re(quote: str, esc: str | None, also: str = "") -> re.Pattern[str]:
+    # Possessive: nothing follows, so the match ends where a greedy one would, with no
+    # backtracking state kept per escape.
     q = re.escape(quote) + also
     if esc is None:  # raw: a backslash keeps the next character (and hides a quote)
-        return re.compile(rf"[^{q}\\]*(?:\\[\s\S][^{q}\\]*)*")
-    return re.compile(rf"[^{q}\\]*(?:\\(?:{esc})[^{q}\\]*)*")
+        return re.compile(rf"[^{q}\\]*+(?:\\[\s\S][^{q}\\]*+)*+")
+    return re.compile(rf"[^{q}\\]*+(?:\\(?:{esc})[^{q}\\]*+)*+")
 
 
 # (quote char, kind) -> run regex; kind 0 str, 1 bytes, 2 raw
@@ -352,8 +354,16 @@ class PythonicCallsParser(ToolParser):
         parts = self._parts
         done = self._flushed
         if len(parts) > done:
-            self._flushed = len(parts)
-            out.append(ToolCallArgs(self._index, "".join(parts[done:]) if done else "".join(parts)))
+            if done:
+                text = "".join(parts[done:])
+                self._flushed = len(parts)
+            else:
+                # All of the call's pieces (a whole call in one chunk): the joined text
+                # stands for them, so the call's arguments are not a second copy.
+                text = "".join(parts)
+                self._parts = [text]
+                self._flushed = 1
+            out.append(ToolCallArgs(self._index, text))
 
     def _value_begin(self, out: list[Event], text: str) -> None:
         """Emit the start of a value (or of a key), with the comma it needs."""
@@ -748,7 +758,7 @@ class PythonicCallsParser(ToolParser):
                 if buf.startswith(end_marker, pos):
                     self._settle(out, True)
                     pos += len(end_marker)
-                elif not final and end_marker.startswith(buf[pos:]):
+                elif not final and cut_marker(end_marker, buf, pos):
                     self._mode = _AFTER_LIST
                     self._gap = None
                     return pos
@@ -817,7 +827,7 @@ class PythonicCallsParser(ToolParser):
         if m is None:
             viable = _CALL_HEAD_PREFIX.match(buf, ws).end() == n  # type: ignore[union-attr]
             if end_marker is not None and c == "<":
-                viable = end_marker.startswith(buf[ws:])
+                viable = cut_marker(end_marker, buf, ws)
             if viable and not final and n - pos <= self.MAX_HEAD:
                 return -(pos + 1)
             self._end_block(out)
@@ -871,7 +881,7 @@ class PythonicCallsParser(ToolParser):
                 self._mode = _TEXT
                 self._block_ended()
                 return ws + len(end_marker)
-            if c == "<" and not final and end_marker.startswith(buf[ws:]):
+            if c == "<" and not final and cut_marker(end_marker, buf, ws):
                 self._raw.append(buf[pos:ws])
                 return -(ws + 1)
         if c.isidentifier():
@@ -1021,7 +1031,7 @@ class PythonicCallsParser(ToolParser):
         if buf.startswith(q * 3, pos):
             self._quote = q * 3
             pos += 3
-        elif not final and buf[pos:] in (q, q * 2):
+        elif not final and len(buf) - pos <= 2 and buf[pos:] in (q, q * 2):
             return -(pos + 1)  # '' or ''' ? the next chunk says
         else:
             self._quote = q
@@ -1077,7 +1087,7 @@ class PythonicCallsParser(ToolParser):
                 if buf.startswith(quote, pos):
                     pos += 3
                     break
-                if not final and quote.startswith(buf[pos:]):
+                if not final and cut_marker(quote, buf, pos):
                     return -(pos + 1)
                 self._emit(out, json_quote(q)[1:-1])
                 pos += 1

@@ -7,6 +7,8 @@ for good or leaves a short, bounded tail for the caller to hold back:
   ``len(marker) - 1`` characters). Python strings index code points, so a multi-byte
   marker such as ``<｜tool▁sep｜>`` can only be cut between characters; splitting inside
   a character is the byte layer's business, and it never does.
+- ``cut_marker``: is the rest of the buffer a cut marker? Bounded by the marker's length,
+  so that a question asked once per call never copies the rest of a big buffer.
 - ``MarkerFinder.find``: take text up to the first of several markers, holding back a
   partial marker at the end of the buffer.
 - ``decode_json_string``: decode the body of a JSON string as it arrives. It holds back a
@@ -41,6 +43,7 @@ __all__ = [
     "JsonScan",
     "MarkerFinder",
     "PartialMarkers",
+    "cut_marker",
     "decode_json_string",
     "decode_string_run",
     "json_quote",
@@ -109,6 +112,14 @@ class PartialMarkers:
         return self._re.match(buf, pos) is not None
 
 
+def cut_marker(marker: str, buf: str, pos: int) -> bool:
+    """``marker.startswith(buf[pos:])``: is the rest of ``buf`` (possibly empty) a prefix of
+    ``marker``? It copies at most ``len(marker)`` characters, never the rest of a long
+    buffer, so that asking it once per call or block keeps one big ``feed`` linear.
+    """
+    return len(buf) - pos <= len(marker) and marker.startswith(buf[pos:])
+
+
 def partial_marker_len(buf: str, markers: Iterable[str], start: int = 0) -> int:
     """Length of the longest suffix of ``buf[start:]`` that is a proper prefix of a marker.
 
@@ -159,8 +170,10 @@ class MarkerFinder:
 
 # A run of string body with complete escapes only; stops at '"', at a cut or invalid
 # escape, or at the end of the buffer. Raw control characters are allowed here (the
-# decoder is lenient); ``JsonScan`` is the strict one.
-_STRING_RUN = re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*')
+# decoder is lenient); ``JsonScan`` is the strict one. The quantifiers are possessive:
+# nothing follows them, so the match ends where a greedy one would, but the engine keeps
+# no backtracking state per escape (a long string with many escapes in one piece).
+_STRING_RUN = re.compile(r'[^"\\]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*+)*+')
 # What may follow a backslash while more text is still to come.
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
 _HIGH_SURROGATE_TAIL = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
@@ -299,7 +312,10 @@ _WS_CHARS = frozenset(" \t\n\r")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _FRACTION_MORE = re.compile(r"\.|[eE][+-]?")
 _EXPONENT_MORE = re.compile(r"[eE][+-]?")
-_STRICT_RUN = re.compile(r'[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
+# The strict body run (possessive, as ``_STRING_RUN``).
+_STRICT_RUN = re.compile(
+    r'[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+'
+)
 _LITERALS = {"t": "true", "f": "false", "n": "null"}
 _CONTROL_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)} | {
     8: "\\b",

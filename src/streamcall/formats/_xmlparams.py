@@ -143,7 +143,13 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._scan import ArgsStreamer, MarkerFinder, PartialMarkers, json_quote
+from streamcall.formats._scan import (
+    ArgsStreamer,
+    MarkerFinder,
+    PartialMarkers,
+    cut_marker,
+    json_quote,
+)
 from streamcall.partial.incremental import MAX_DEPTH, too_deep
 
 __all__ = ["XmlParamsParser", "convert_value", "schema_properties", "value_plan"]
@@ -588,10 +594,16 @@ class XmlParamsParser(ToolParser):
 
     def _flush(self, out: list[Event]) -> None:
         """Hand out the argument pieces of this chunk as one event (events cost more than
-        the join; the concatenation is the same)."""
-        if self._delta:
-            out.append(ToolCallArgs(self._index, "".join(self._delta)))
-            self._delta.clear()
+        the join; the concatenation is the same). When they are all of the call's pieces
+        (a whole call in one chunk), the joined text stands for them, so that the call's
+        arguments are that same string, not a second copy of a big value."""
+        delta = self._delta
+        if delta:
+            text = "".join(delta)
+            if len(delta) == len(self._parts):
+                self._parts = [text]
+            out.append(ToolCallArgs(self._index, text))
+            delta.clear()
 
     def _end(self, out: list[Event], incomplete: bool, tail: str = "") -> None:
         """End the call, closing its JSON (``tail``: a JSON body's held-back token)."""
@@ -1098,7 +1110,7 @@ class XmlParamsParser(ToolParser):
                     self._cdata_base = _V_HELD if held else _V_STRING
                     self._vstate = _V_CDATA
                     return self._cdata(buf, pos + len(_CDATA_OPEN), out, final)
-                if not final and _CDATA_OPEN.startswith(buf[pos:]):
+                if not final and cut_marker(_CDATA_OPEN, buf, pos):
                     return -(pos + 1)  # may still open a CDATA section
             if plan == STRING:
                 state = _V_STRING
@@ -1133,16 +1145,20 @@ class XmlParamsParser(ToolParser):
                 self._finish_value(out, "")
                 return n
             return -(safe + 1) if safe < n else safe
-        piece = buf[pos:end]
-        if piece.endswith("\n") and self.STRIP_NEWLINES:
-            piece = piece[:-1]
-        self._finish_value(out, piece)
+        stop = end - 1 if self.STRIP_NEWLINES and end > pos and buf[end - 1] == "\n" else end
+        self._finish_value(out, buf[pos:stop])
         self._mode = _CALL
         return resume if marker == self.PARAM_CLOSE else end
 
     def _finish_value(self, out: list[Event], piece: str) -> None:
         if self._vstate == _V_STRING:
-            self._emit(out, json_quote(piece)[1:] if piece else '"')
+            delta = self._delta
+            if piece and delta and delta[-1] == '"' and self._parts[-1] == '"':
+                # The opening quote is the last piece (the whole value came in this chunk):
+                # the quoted value takes its place, with no copy to cut the quote off.
+                delta[-1] = self._parts[-1] = json_quote(piece)
+            else:
+                self._emit(out, json_quote(piece)[1:] if piece else '"')
         else:
             self._held.append(piece)
             raw = "".join(self._held)

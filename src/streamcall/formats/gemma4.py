@@ -46,7 +46,7 @@ from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._scan import MarkerFinder, PartialMarkers, json_quote
+from streamcall.formats._scan import MarkerFinder, PartialMarkers, cut_marker, json_quote
 from streamcall.partial.incremental import MAX_DEPTH
 
 __all__ = ["GemmaFourParser", "gemma_scalar"]
@@ -339,7 +339,7 @@ class GemmaFourParser(ToolParser):
                     self._mode = _TEXT
                     self._block_ended()
                     pos = ws + len(self.END)
-                elif not final and self.END.startswith(buf[ws:]):
+                elif not final and cut_marker(self.END, buf, ws):
                     self._raw.append(buf[pos:ws])
                     return ws
                 else:  # no END after the arguments: the call was cut off
@@ -448,7 +448,7 @@ class GemmaFourParser(ToolParser):
                     self._end(out, incomplete=True)
                     return pos + len(self.END)
                 if not final and (
-                    self.END.startswith(buf[pos:]) or self.QUOTE.startswith(buf[pos:])
+                    cut_marker(self.END, buf, pos) or cut_marker(self.QUOTE, buf, pos)
                 ):
                     return -(pos + 1)  # a marker cut at the end of the chunk
             if state == _KEY:

@@ -74,8 +74,9 @@ scanstring: Callable[[str, int, bool], tuple[str, int]] = _json_decoder.scanstri
 # The starred patterns below always match, so their `.match(...)` is never None.
 _WS = re.compile(r"[ \t\n\r]*")
 # String content made of whole escapes only; stops at '"', at a cut or invalid escape, or
-# at the chunk's end.
-_STR_BODY = re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*')
+# at the chunk's end. Possessive: nothing follows, so it ends where a greedy match would,
+# without keeping backtracking state per escape.
+_STR_BODY = re.compile(r'[^"\\]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*+)*+')
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
 _HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 _CONTROL = re.compile(r"[\x00-\x1f]")

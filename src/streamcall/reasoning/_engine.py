@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Reasoning, Text
-from streamcall.formats._scan import partial_marker_len
+from streamcall.formats._scan import cut_marker, partial_marker_len
 
 __all__ = ["MarkerReasoningParser", "ReasoningParser", "ReasoningSpec"]
 
@@ -240,8 +240,7 @@ class MarkerReasoningParser(ReasoningParser):
                             pos += len(start)
                             break
                     else:
-                        rest = buf[pos:]
-                        if not final and any(m.startswith(rest) for m in self._before.markers):
+                        if not final and any(cut_marker(m, buf, pos) for m in self._before.markers):
                             return pos
                         self._at_beginning = False
                         self._mode = AFTER
@@ -261,7 +260,7 @@ class MarkerReasoningParser(ReasoningParser):
                 if prefix:
                     if buf.startswith(prefix, pos):
                         pos += len(prefix)
-                    elif not final and prefix.startswith(buf[pos:]):
+                    elif not final and cut_marker(prefix, buf, pos):
                         return pos
                 self._mode = REASONING
             elif mode == REASONING:
