@@ -63,8 +63,11 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
     inputs = failures = stops = 0
     signatures: dict[str, int] = {}
     attempt = 0
+    started = time.monotonic()
+    last_failure: float | None = None  # seconds into the target's run
     while True:
-        left = int(deadline - time.monotonic())
+        attempt_started = time.monotonic()
+        left = int(deadline - attempt_started)
         if left < 1:
             break
         stats = logs / f"{slug}.{attempt}.json"
@@ -92,12 +95,15 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
             counted = json.loads(stats.read_text())
         inputs += int(done[-1]) if done else int(counted.get("inputs", 0))
         failures += int(counted.get("failures", 0))
+        if counted.get("last_failure_s") is not None:
+            last_failure = attempt_started - started + float(counted["last_failure_s"])
         for sig, count in counted.get("signatures", {}).items():
             signatures[sig] = signatures.get(sig, 0) + count
         if proc.returncode != 0:
             # libFuzzer stopped: a hang, an interpreter crash or out of memory.
             stops += 1
             failures += 1
+            last_failure = time.monotonic() - started
             kind = "libFuzzer stop"
             for word in (b"timeout", b"out-of-memory", b"crash", b"deadly signal"):
                 if word in text:
@@ -109,6 +115,7 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
         attempt += 1
         if proc.returncode == 0:
             break
+    fuzzed = time.monotonic() - started
     minimised = _minimise_all(target, crashes, args.minimise_time)
     return {
         "target": target,
@@ -116,6 +123,8 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
         "inputs": inputs,
         "failures": failures,
         "distinct": len(signatures),
+        "last_failure_s": None if last_failure is None else round(last_failure, 1),
+        "clean_last_s": round(fuzzed - (last_failure or 0.0), 1),
         "signatures": signatures,
         "minimised": minimised,
     }
@@ -199,9 +208,13 @@ def main(argv: list[str] | None = None) -> int:
             )
     results.sort(key=lambda r: names.index(r["target"]))
     wall = time.monotonic() - started
-    print(f"\n{'target':<34} {'inputs':>10} {'failed':>7} {'distinct':>8}")
+    print(f"\n{'target':<34} {'inputs':>10} {'failed':>7} {'distinct':>8} {'clean for':>10}")
     for r in results:
-        print(f"{r['target']:<34} {r['inputs']:>10,} {r['failures']:>7,} {r['distinct']:>8}")
+        clean = f"{r.get('clean_last_s', 0):.0f} s"
+        print(
+            f"{r['target']:<34} {r['inputs']:>10,} {r['failures']:>7,} {r['distinct']:>8}"
+            f" {clean:>10}"
+        )
         for sig, count in sorted(r["signatures"].items(), key=lambda kv: -kv[1]):
             print(f"    {count:>7,}  {sig}")
     total = sum(r["failures"] for r in results)

@@ -43,9 +43,10 @@ def main() -> None:
     crashes = Path(os.environ.get("FUZZ_CRASHES", f"fuzz/crashes/{name.replace(':', '-')}"))
     crashes.mkdir(parents=True, exist_ok=True)
     stats_path = os.environ.get("FUZZ_STATS")
-    stats = {"target": name, "inputs": 0, "failures": 0, "signatures": {}}
+    started = time.monotonic()
+    stats = {"target": name, "inputs": 0, "failures": 0, "signatures": {}, "last_failure_s": None}
     seen: dict[str, int] = stats["signatures"]  # type: ignore[assignment]
-    last_write = [time.monotonic()]
+    last_write = [started]
 
     def write_stats() -> None:
         last_write[0] = time.monotonic()
@@ -60,6 +61,7 @@ def main() -> None:
         if failure is not None:
             sig, message = failure
             stats["failures"] += 1  # type: ignore[operator]
+            stats["last_failure_s"] = round(time.monotonic() - started, 1)
             if sig not in seen:
                 seen[sig] = 0
                 key = hashlib.sha1(sig.encode()).hexdigest()[:12]
