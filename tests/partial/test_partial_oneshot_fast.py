@@ -210,6 +210,23 @@ def test_deep_nesting_around_the_limits(depth: int) -> None:
     assert_same("[" * depth + "]" * (depth - 1) + ', "x')
 
 
+@pytest.mark.parametrize("depth", [200, 255, 256, 257, 300, 1200])
+def test_depth_is_checked_on_what_json_decodes(depth: int) -> None:
+    """The fast path counts brackets only before the open string (or the cut point): deep
+    nesting there, closed or open, must still be cut as the reference cuts it, and brackets
+    inside the long open string must not count."""
+    nested = "[" * depth + "]" * depth
+    tail = "x [{" * 400
+    for text in (
+        '{"a": ' + nested + ', "b": "' + tail,  # closed deep value, then a string cut
+        "[" * depth + '"' + tail,  # open deep containers, then a string cut
+        '{"k": "' + "[" * (depth + 10),  # brackets inside the open string only
+        '{"a": ' + nested + ', "b": [1, 2',  # closed deep value, then a cut list
+        '{"a": ' + nested + ', "b": "' + tail + '"',  # the string closed, a value to come
+    ):
+        assert_same(text)
+
+
 def test_big_numbers() -> None:
     digits = "9" * (sys.get_int_max_str_digits() + 5)
     for text in (

@@ -54,6 +54,7 @@ from streamcall.partial.incremental import (
     PartialJSON,
     _escape_control,
     scanstring,
+    too_deep,
 )
 
 __all__ = ["MISS", "fast_parse", "fast_repair"]
@@ -509,6 +510,8 @@ def _in_string(text: str, plain: str, q: int, content: str | None) -> Any:
         elif prev != ":" and not ((prev == "[" or prev == ",") and inner == "["):
             return MISS
     closers = "".join("}" if plain[o] == "{" else "]" for o in reversed(openers))
+    if too_deep(text, end=q):
+        return MISS
     try:
         if content is None:
             content = _content(text, q + 1, _kept_end(text, q))
@@ -642,7 +645,7 @@ def fast_parse(text: str) -> Any:
         if value is not MISS:
             return value  # else a bad escape in the string, say: the tail path finds it
     cut = _analyse(text, plain, q)
-    if cut is None or cut.p < 0:
+    if cut is None or cut.p < 0 or too_deep(text, end=cut.p):
         return MISS
     try:
         head = _decode_lax(text[: cut.p] + cut.closers)
@@ -659,6 +662,8 @@ def fast_repair(text: str) -> str | None:
     if cut is None:
         return None
     stop = _string_value_end(text, cut)
+    if stop >= 0 and too_deep(text, end=cut.q):
+        return None
     if stop >= 0:
         closed = text[:stop] + '"' + cut.closers
         try:
@@ -677,7 +682,7 @@ def fast_repair(text: str) -> str | None:
         else:
             return closed
     p = cut.p
-    if p < 0:
+    if p < 0 or too_deep(text, end=p):
         return None
     controls: list[tuple[int, int]] = []
     head_text = text[:p] + cut.closers

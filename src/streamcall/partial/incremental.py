@@ -89,9 +89,10 @@ _DROP: Final = bytes(c for c in range(256) if c not in _KEEP)  # every other byt
 _AS_PARENS: Final = bytes.maketrans(b"[{]}", b"(())")
 
 
-def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Might ``text`` open more than ``limit`` containers at once? False is certain; True
-    may overstate it for malformed text (where the scan would have stopped earlier).
+def too_deep(text: str, limit: int = MAX_DEPTH, end: int | None = None) -> bool:
+    """Might ``text`` (or ``text[:end]``) open more than ``limit`` containers at once? False
+    is certain; True may overstate it for malformed text (where the scan would have stopped
+    earlier).
 
     C work only: two counts, then, for text with more brackets than the limit, escaped
     backslashes and quotes taken out, every byte but quotes and brackets dropped (UTF-8
@@ -99,8 +100,12 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     dropped, then the contents of the rest, and the innermost pairs taken out one level
     per pass; the passes plus what stays open bound the depth.
     """
-    if text.count("[") + text.count("{") <= limit:
+    if end is None:
+        end = len(text)
+    if text.count("[", 0, end) + text.count("{", 0, end) <= limit:
         return False
+    if end < len(text):
+        text = text[:end]
     plain = text.replace("\\\\", "").replace('\\"', "") if "\\" in text else text
     kept = plain.encode("utf-8", "surrogatepass").translate(None, _DROP).replace(b'""', b"")
     if b'"' in kept:  # (taking out two quotes in a row changes no bracket's side of them)

@@ -23,7 +23,9 @@
 #
 # Nesting is limited to MAX_DEPTH open containers (incremental.py says why): a text that may
 # go deeper (too_deep, C work only) skips json.loads and the fast path, and the scanner cuts
-# it at the opener that goes past the limit, as if the document broke there.
+# it at the opener that goes past the limit, as if the document broke there. The fast path
+# asks too_deep only about the part json decodes (before the open string, or before the
+# cut point): a long string being written is not counted on every call.
 
 from __future__ import annotations
 
@@ -52,10 +54,10 @@ def repair_json(text: str) -> str:
     once: the opener that would go deeper is junk, so ``'[' * 10**6`` gives 256 ``[`` closed
     by 256 ``]``, which ``json.loads`` reads.
     """
-    if too_deep(text):
-        return _scan_repair(text)
     fast = _ONESHOT_FAST_ENABLED and len(text) >= _ONESHOT_MIN_LEN
     if not (fast and certainly_cut(text)):
+        if too_deep(text):
+            return _scan_repair(text)
         try:
             json.loads(text)
         except (ValueError, RecursionError):
@@ -76,10 +78,10 @@ def parse_partial_json(text: str) -> Any:
     ``RecursionError``: the value is cut at ``MAX_DEPTH`` open containers, as
     ``repair_json`` cuts the text.
     """
-    if too_deep(text):
-        return _scan_parse(text)
     fast = _ONESHOT_FAST_ENABLED and len(text) >= _ONESHOT_MIN_LEN
     if not (fast and certainly_cut(text)):
+        if too_deep(text):
+            return _scan_parse(text)
         try:
             return json.loads(text)
         except (ValueError, RecursionError):
