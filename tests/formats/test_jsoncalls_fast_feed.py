@@ -15,6 +15,8 @@ from streamcall._feedloop import FeedLoop
 from streamcall.events import ToolCallArgs
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats.registry import formats, parser_class
+from streamcall.text import fast
+from streamcall.text.fast import reference
 
 JSON_FORMATS = [n for n in formats() if issubclass(parser_class(n), JsonCallsParser)]
 
@@ -40,8 +42,8 @@ def general_loop(fmt: str, pieces: list[str]) -> list[testing.Item]:
 @given(cuts=st.lists(st.integers(1, 200), max_size=30))
 def test_fast_feed_equals_the_general_loop(text: str, cuts: list[int]) -> None:
     pieces = testing.chunk_at(text, cuts)
-    fast = testing.coalesce(testing.run(parser_class("hermes")(), pieces))
-    assert fast == general_loop("hermes", pieces)
+    fast_items = testing.coalesce(testing.run(parser_class("hermes")(), pieces))
+    assert fast_items == general_loop("hermes", pieces)
 
 
 @pytest.mark.parametrize("fmt", JSON_FORMATS)
@@ -50,16 +52,14 @@ def test_fast_feed_equals_the_general_loop_for_every_json_format(fmt: str) -> No
     text = "Sure. " + parser_class(fmt).render([("f", args), ("g", {})])
     for size in (1, 3, 7):
         pieces = testing.chunk_every(text, size)
-        fast = testing.coalesce(testing.run(parser_class(fmt)(), pieces))
-        assert fast == general_loop(fmt, pieces)
-        assert next(json.loads(v.arguments) for k, v in fast if k == "call") == args  # type: ignore[union-attr]
+        fast_items = testing.coalesce(testing.run(parser_class(fmt)(), pieces))
+        assert fast_items == general_loop(fmt, pieces)
+        assert next(json.loads(v.arguments) for k, v in fast_items if k == "call") == args  # type: ignore[union-attr]
 
 
 def test_the_nested_string_path_is_on() -> None:
-    """It measured faster (1.78 against 3.25 µs per chunk); seed 004 pins such a path on."""
-    from streamcall.formats import _jsoncalls
-
-    assert _jsoncalls._NESTED_PATH_ENABLED is True
+    """It measured faster (docs/performance.md), so it is on by default."""
+    assert fast.FAST is True
 
 
 # Strings that make the escaped-JSON-string form of Granite 4 hard: quotes, backslashes,
@@ -94,39 +94,31 @@ def test_nested_string_path_equals_the_general_path(
     extra: str,
     cuts: list[int],
 ) -> None:
-    from streamcall.formats import _jsoncalls
-
     text = granite_text(value, inner_ascii, outer_ascii, extra)
     if cuts and cuts[0] % 3 == 0:  # the stream may also end anywhere
         text = text[: cuts[0] % len(text)]
     pieces = testing.chunk_at(text, cuts)
-    fast = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(_jsoncalls, "_NESTED_PATH_ENABLED", False)
-        assert general_loop("granite4", pieces) == fast
+    fast_items = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
+    with reference():
+        assert general_loop("granite4", pieces) == fast_items
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 5, 7])
-def test_nested_string_path_in_small_chunks(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
-    from streamcall.formats import _jsoncalls
-
+def test_nested_string_path_in_small_chunks(size: int) -> None:
     for value in ['<div class="row">Ünï 東京 "q" \\ path</div>\n', "\x01\t/\\u", "😀" * 3]:
         for inner_ascii in (True, False):
             text = granite_text(value, inner_ascii, True, "")
             pieces = testing.chunk_every(text, size)
-            fast = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
-            with monkeypatch.context() as m:
-                m.setattr(_jsoncalls, "_NESTED_PATH_ENABLED", False)
-                assert general_loop("granite4", pieces) == fast
-            call = next(v for k, v in fast if k == "call")
+            fast_items = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
+            with reference():
+                assert general_loop("granite4", pieces) == fast_items
+            call = next(v for k, v in fast_items if k == "call")
             assert json.loads(call.arguments)["s"] == value  # type: ignore[union-attr]
 
 
 def test_the_members_path_is_on() -> None:
-    """It measured faster (about 1.5 against 2.5 µs per chunk on many small keys)."""
-    from streamcall.formats import _jsoncalls
-
-    assert _jsoncalls._MEMBERS_PATH_ENABLED is True
+    """It measured faster (docs/performance.md), so it is on by default."""
+    assert fast.FAST is True
 
 
 # Inner JSON text made of the pieces the members path reads (keys, short strings, numbers,
@@ -176,8 +168,6 @@ def test_members_path_equals_the_general_path(
     """Whatever the inner object holds (an escape the outer string may not hold included),
     however it is chunked or cut, the events are those of the general path (members path
     off, and both shortcuts off)."""
-    from streamcall.formats import _jsoncalls
-
     text = granite_json(inner + close)
     if bad:  # somewhere inside the arguments string
         start = text.index('"arguments": "') + 14
@@ -186,12 +176,10 @@ def test_members_path_equals_the_general_path(
     if cut == 0 and cuts:  # the stream may also end anywhere
         text = text[: cuts[0] * 5 % len(text)]
     pieces = testing.chunk_at(text, cuts)
-    fast = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(_jsoncalls, "_MEMBERS_PATH_ENABLED", False)
-        assert testing.coalesce(testing.run(parser_class("granite4")(), pieces)) == fast
-        m.setattr(_jsoncalls, "_NESTED_PATH_ENABLED", False)
-        assert general_loop("granite4", pieces) == fast
+    fast_items = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
+    with reference():
+        assert testing.coalesce(testing.run(parser_class("granite4")(), pieces)) == fast_items
+        assert general_loop("granite4", pieces) == fast_items
 
 
 def granite_json(inner: str) -> str:

@@ -1,9 +1,9 @@
 """What every tool-call parser shares: call numbering, the gap between blocks, schemas.
 
-The feed loop itself (the held-back tail, ``_step(buf, pos, out, final) -> pos``,
-``_end_of_stream``) is ``streamcall._feedloop.FeedLoop``, shared with the reasoning parsers.
-Subclasses keep their mode and scan state in attributes, so a chunk resumes exactly where
-the last one stopped, and they write events into the list they are given.
+The feed loop itself (the held-back tail, the mode table of steps, ``_end_of_stream``) is
+``streamcall.text.FeedLoop``, shared with the reasoning parsers. Subclasses keep their mode
+and scan state in attributes, so a chunk resumes exactly where the last one stopped, and
+they write events into the list they are given.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
-from streamcall.formats._scan import MarkerFinder, cut_marker
+from streamcall.text import FeedLoop, MarkerFinder, cut_marker
 
 __all__ = ["ToolParser", "Tools", "UniqueIds", "schema_types"]
 
@@ -53,6 +52,20 @@ class ToolParser(FeedLoop):
         raise NotImplementedError(f"{cls.__name__} has no renderer")
 
     # -- for subclasses ------------------------------------------------------------------
+
+    def _go_on(self, buf: str, pos: int, out: list[Event]) -> list[Event]:
+        """End a ``feed`` shortcut that read ``buf`` up to ``pos``: for the engines that
+        still override ``feed`` and loop in ``_step`` (they go with issue 15's ports).
+
+        ``pos`` is where its reader stopped, or ``-(p + 1)`` to hold ``buf[p:]``; what is
+        left after a stop goes to ``_step``, and the undecided rest is kept.
+        """
+        if pos < 0:
+            pos = -pos - 1
+        elif pos < len(buf):
+            pos = self._step(buf, pos, out, False)
+        self._tail = buf[pos:] if pos < len(buf) else ""
+        return out
 
     def _block_ended(self) -> None:
         """A block of calls closed: whitespace that follows is held as a possible gap."""

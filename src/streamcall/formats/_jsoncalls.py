@@ -77,7 +77,7 @@ from typing import ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools, UniqueIds
-from streamcall.formats._scan import (
+from streamcall.text import (
     KEY_EXPECTED,
     KEY_OR_CLOSE_EXPECTED,
     MAX_MEMBER,
@@ -87,13 +87,16 @@ from streamcall.formats._scan import (
     cut_marker,
     decode_json_string,
     decode_string_run,
+    fast,
+    partial_marker_len,
+    raw_offset,
+)
+from streamcall.text.jsonstring import (
     nested_member_cut,
     nested_members,
     nested_plain_run,
     nested_string_cut,
     nested_string_run,
-    partial_marker_len,
-    raw_offset,
 )
 
 __all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser"]
@@ -110,15 +113,6 @@ _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
 _KEY_STRING = re.compile(r'"(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
 _KEY_CUT = re.compile(r'"(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*(?:\\(?:u[0-9a-fA-F]{0,3})?)?')
 _LENIENT = json.JSONDecoder(strict=False)
-
-# String arguments read by one regex while the inner scan is inside a string (see
-# ``_string_args``). On: 1.78 against 3.25 µs per chunk on a long escaped string value (A/B
-# in CPU time); tests pin it on and prove it equal to the general path.
-_NESTED_PATH_ENABLED = True
-# Whole inner members read by one regex where the inner scan expects a key (see
-# ``_string_args``), a cut one held whole up to MAX_MEMBER characters: 1.45 against 2.54 µs
-# per chunk on many small keys (A/B in CPU time); tests pin it on and prove it equal.
-_MEMBERS_PATH_ENABLED = True
 
 # modes
 _TEXT, _BODY, _OBJECT = 0, 1, 2
@@ -264,7 +258,7 @@ class JsonCallsParser(ToolParser):
             buf = self._tail + text if self._tail else text
             args = self._args
             assert args is not None
-            if args.scan.in_string and _NESTED_PATH_ENABLED:
+            if args.scan.in_string and fast.FAST:
                 # Inside an inner string, a chunk of nested string body (most chunks of a
                 # long string value): its decoding is the delta, what decoding and pushing
                 # it would give, without the scans. A unit cut by the end of the chunk is
@@ -603,17 +597,13 @@ class JsonCallsParser(ToolParser):
         if self._inner_lead:
             return self._string_lead(buf, pos, out, final)
         streaming = self._index >= 0 and not args.done
-        if streaming and not final and _NESTED_PATH_ENABLED:
+        if streaming and not final and fast.FAST:
             # Read the escaped-twice text with regexes, without decoding it first, when it
             # is of the common kinds (inside an inner string: ``feed``). Anything else
             # takes the general path below.
             n = len(buf)
             scan = args.scan
-            if (
-                KEY_EXPECTED <= scan.expect <= KEY_OR_CLOSE_EXPECTED
-                and not scan.in_string
-                and _MEMBERS_PATH_ENABLED
-            ):
+            if KEY_EXPECTED <= scan.expect <= KEY_OR_CLOSE_EXPECTED and not scan.in_string:
                 # Where a key must come: whole members with their ',' (the common
                 # ones, see ``nested_members``) are decoded by a replace and leave the
                 # inner scan where it was, with no scan. A member cut by the end of
