@@ -63,9 +63,9 @@ def feeds(parser: ToolParser, pieces: list[str], general: bool) -> list[list[Eve
 def both(cls: type[ToolParser], pieces: list[str]) -> None:
     """Feed by feed the shortcut gives the general loop's events; with the member read
     (``ArgsStreamer.push_more``, which holds a cut member whole) the same once coalesced."""
-    with reference():
+    with reference():  # no member read on either side: equal feed by feed
         fast = feeds(cls(), pieces, general=False)
-    general = feeds(cls(), pieces, general=True)
+        general = feeds(cls(), pieces, general=True)
     assert fast == general, pieces
     members = testing.coalesce(e for run in feeds(cls(), pieces, general=False) for e in run)
     assert members == testing.coalesce(e for run in general for e in run), pieces

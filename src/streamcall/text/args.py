@@ -3,6 +3,8 @@
 - ``ArgsStreamer``: arguments written as a JSON object, streamed verbatim through a
   ``JsonScan``; raw control characters inside strings (invalid JSON) are escaped, so the
   result always loads with a strict ``json.loads``.
+- ``EncodedArgs``: arguments written as a JSON string that holds the object (Granite 4),
+  decoded as they arrive and the object inside streamed through an ``ArgsStreamer``.
 
 Fast reads (each beside its reference path, both under the one switch
 ``streamcall.text.fast``; the reference path is what runs with the switch off):
@@ -14,6 +16,10 @@ Fast reads (each beside its reference path, both under the one switch
 - ``ArgsStreamer.push_until``: arguments that a stop marker may cut
   (``StopMarkers.find``: a buffer in which no stop marker can begin takes one
   ``str.find``, not the search). Reference: the marker search.
+- ``EncodedArgs.push``: a run of nested string text inside an inner string, decoded with
+  no scan; whole small inner members decoded by a ``replace`` with no scan, a cut one held
+  whole; text whose only escapes are inner quotes decoded by a ``replace``. Reference:
+  ``decode_json_string``, then the inner ``push``.
 """
 
 from __future__ import annotations
@@ -22,9 +28,20 @@ import re
 
 from streamcall.text import fast
 from streamcall.text.jsonscan import _KEY, _KEY_OR_CLOSE, JsonScan
+from streamcall.text.jsonstring import (
+    CUT_ESCAPE,
+    decode_json_string,
+    decode_string_run,
+    nested_member_cut,
+    nested_members,
+    nested_plain_run,
+    nested_string_cut,
+    nested_string_run,
+    raw_offset,
+)
 from streamcall.text.markers import StopMarkers
 
-__all__ = ["MAX_MEMBER", "ArgsStreamer"]
+__all__ = ["BLANK", "BROKEN", "CLOSED", "MAX_MEMBER", "MORE", "ArgsStreamer", "EncodedArgs"]
 
 _CONTROL_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)} | {
     8: "\\b",
@@ -157,3 +174,155 @@ class ArgsStreamer:
 
     def text(self) -> str:
         return "".join(self.parts)
+
+
+# --- Arguments written as a string of escaped JSON ------------------------------------------
+
+#: ``EncodedArgs.push`` outcomes
+MORE, CLOSED, BLANK, BROKEN = 0, 1, 2, 3
+
+# Blanks before the object of string arguments, raw or escaped (``\n``, ``\u0020``).
+_LEAD_BLANKS = re.compile(r"(?:[ \t\n\r]|\\[ntr]|\\u00(?:0[9aAdD]|20))*")
+
+
+class EncodedArgs:
+    """Arguments written as a JSON string that holds a JSON object (Granite 4's
+    ``"arguments": "{\\"city\\": \\"Boston\\"}"``): the string is decoded as it arrives
+    and the object inside streamed through an ``ArgsStreamer`` (``inner``).
+
+    ``push(buf, pos, final) -> (delta, resume, outcome)`` reads the string body from
+    ``pos``; everything in ``buf[pos:resume]`` is consumed markup, and ``delta`` is the
+    decoded object text it released. The outcome says what comes next:
+
+    - ``MORE``: more text is needed; ``buf[resume:]`` is held, as the raw text it came
+      from (a number or keyword that may grow, a cut escape), never as decoded text;
+    - ``CLOSED``: the closing quote was read (``resume`` is just past it). If the object
+      inside had not closed, ``cut`` is set and ``delta`` ends with its closing;
+    - ``BLANK``: the string was blank: no arguments;
+    - ``BROKEN``: the markup breaks at ``buf[resume]`` (a bad escape, or text the inner
+      scan rejects); from there on everything is text again, as written.
+
+    ``started`` turns True at the object's opening brace (before it only blanks, raw or
+    escaped, may come). Text after the object inside the string is ``junk``, kept as
+    written. A bad escape is read as if the chunk had ended just before it, so that the
+    outcome does not depend on the chunking.
+
+    Fast reads (``streamcall.text.fast``), while more text is to come; the reference path
+    is ``decode_json_string`` then ``inner.push``:
+
+    - inside an inner string, a run of nested string text (``nested_string_run``) is
+      decoded and is the delta, with no scan (the inner scan stays inside its string); a
+      unit cut by the end of the chunk is held (at most 6 characters);
+    - where the inner scan expects a key, whole small members (``nested_members``) are
+      decoded by a ``replace`` and leave the scan where it was; a member cut by the end of
+      the chunk is held whole (at most ``MAX_MEMBER`` characters);
+    - between inner tokens, text whose only escapes are inner quotes
+      (``nested_plain_run``) is decoded by a ``replace``, then scanned as usual.
+    """
+
+    __slots__ = ("cut", "inner", "junk", "started")
+
+    def __init__(self) -> None:
+        self.inner = ArgsStreamer()
+        self.started = False
+        self.junk: list[str] = []
+        self.cut = False
+
+    def _lead(self, buf: str, pos: int, final: bool) -> tuple[str, int, int]:
+        """Before the object's ``{``: blanks, raw or escaped; a quote ends a blank string."""
+        end = _LEAD_BLANKS.match(buf, pos).end()  # type: ignore[union-attr]
+        if end == len(buf):
+            return "", end, MORE
+        if buf[end] == '"':  # an empty or blank string: no arguments
+            return "", end + 1, BLANK
+        if buf[end] == "{" or buf.startswith(("\\u007b", "\\u007B"), end):
+            self.started = True
+            return self.push(buf, end, final)
+        if not final and CUT_ESCAPE.fullmatch(buf, end) is not None:
+            return "", end, MORE  # a cut escape: it may still be a blank or the brace
+        return "", end, BROKEN
+
+    def push(self, buf: str, pos: int, final: bool) -> tuple[str, int, int]:
+        if not self.started:
+            return self._lead(buf, pos, final)
+        inner = self.inner
+        head = ""
+        if fast.FAST and not final and not inner.done:
+            n = len(buf)
+            scan = inner.scan
+            if scan.in_string:
+                end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
+                if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
+                    run = buf[pos:end] if pos or end < n else buf
+                    decoded = decode_string_run(run) if "\\" in run else run
+                    if decoded:
+                        inner.parts.append(decoded)
+                    return decoded, end, MORE
+            else:
+                if _KEY <= scan.expect <= _KEY_OR_CLOSE:
+                    end = nested_members(buf, pos).end()  # type: ignore[union-attr]
+                    if end > pos:
+                        head = buf[pos:end].replace('\\"', '"')
+                        inner.parts.append(head)
+                        if scan.expect != _KEY and "," in head:
+                            scan.expect = _KEY
+                        if end == n:
+                            return head, end, MORE
+                    if n - end <= MAX_MEMBER and nested_member_cut(buf, end) is not None:
+                        return head, end, MORE
+                    pos = end
+                end = nested_plain_run(buf, pos).end()  # type: ignore[union-attr]
+                if end == n or (end == n - 1 and buf[end] == "\\"):
+                    decoded = buf[pos:end].replace('\\"', '"')
+                    delta, ipos = inner.push(decoded, 0, False)
+                    rest, resume, outcome = self._pushed(buf, pos, end, 0, decoded, ipos)
+                    return head + delta + rest, resume, outcome
+        decoded, resume, status = decode_json_string(buf, pos, final)
+        if status < 0:
+            # A bad escape: what came before it is read as it would have been had the
+            # chunk ended just before it; then the markup breaks there, or where the
+            # inner scan stopped.
+            delta, stop = "", resume
+            if decoded:
+                delta, stop, _ = self._push_decoded(buf, pos, resume, decoded, 0, False)
+            return head + delta, stop, BROKEN
+        delta, resume, outcome = self._push_decoded(buf, pos, resume, decoded, status, final)
+        return head + delta, resume, outcome
+
+    def _push_decoded(
+        self, buf: str, pos: int, resume: int, decoded: str, status: int, final: bool
+    ) -> tuple[str, int, int]:
+        """``decoded`` is ``buf[pos:resume]`` decoded (``status`` 1: up to the closing
+        quote, which ends at ``resume``); push it into the object."""
+        inner = self.inner
+        delta, ipos = "", 0
+        if not inner.done:
+            delta, ipos = inner.push(decoded, 0, final or status == 1)
+        rest, resume, outcome = self._pushed(buf, pos, resume, status, decoded, ipos)
+        return delta + rest, resume, outcome
+
+    def _pushed(
+        self, buf: str, pos: int, resume: int, status: int, decoded: str, ipos: int
+    ) -> tuple[str, int, int]:
+        """After ``decoded`` (``buf[pos:resume]`` decoded) was pushed into the object up to
+        ``decoded[ipos]``: where the raw text stops, and what comes next. Returns the
+        closing delta, if the string closed before its object did, as the delta."""
+        inner = self.inner
+        body_end = resume - 1 if status == 1 else resume  # the closing quote is not body
+        stop = body_end if ipos >= len(decoded) else raw_offset(buf, pos, body_end, ipos)
+        if inner.error:
+            return "", stop, BROKEN
+        if inner.done and stop < body_end:
+            self.junk.append(buf[stop:body_end])
+            stop = body_end
+        if status == 0:
+            return "", resume if inner.done else stop, MORE
+        closing = ""
+        if not inner.done:  # the string closed before the object inside it did
+            closing = inner.close(decoded[ipos:])
+            self.cut = True
+        return closing, resume, CLOSED
+
+    def decode_tail(self, rest: str) -> str:
+        """What was held at the end of the stream, decoded (for ``inner.close``)."""
+        return decode_json_string(rest, 0, True)[0]

@@ -99,6 +99,19 @@ class FeedLoop:
         self._end_of_stream(buf[pos:], out)
         return out
 
+    def _read(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """The steps from ``pos`` until one holds or ``buf`` ends; returns where they
+        stopped. For a parser that hands its text to another one (``feed`` and ``finish``
+        run the same loop, written out: a call fewer per chunk)."""
+        steps = self._steps
+        assert steps is not None
+        n = len(buf)
+        while pos < n:
+            pos, hold = steps[self._mode](buf, pos, out, final)
+            if hold:
+                break
+        return pos
+
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """The loop of a parser without ``_steps``: consume ``buf`` from ``pos`` as far as
         it is decided and return where it stopped (everything after is held)."""

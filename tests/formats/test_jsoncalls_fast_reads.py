@@ -1,6 +1,9 @@
-"""The JSON-call engine's direct feed for streaming arguments gives what the general loop
-gives (seed 004's rule: a fast path is kept only if it measures faster, and is proved equal
-to the path it shortcuts)."""
+"""The whole JSON-call engine gives the same events with the text layer's fast reads on
+(the default) and on their reference paths (``streamcall.text.fast.reference``): every
+format built on it, Granite 4's string arguments in any chunking and cut anywhere.
+
+A fast read is kept only if it measures faster (docs/performance.md) and gives what the
+path it shortcuts gives; the primitives have their own equivalence tests (tests/text)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall._feedloop import FeedLoop
 from streamcall.events import ToolCallArgs
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats.registry import formats, parser_class
@@ -30,24 +32,21 @@ TEXTS = [
 
 
 def general_loop(fmt: str, pieces: list[str]) -> list[testing.Item]:
-    parser = parser_class(fmt)()
-    events = []
-    for piece in pieces:
-        events.extend(FeedLoop.feed(parser, piece))  # the general loop, no shortcut
-    events.extend(parser.finish())
-    return testing.coalesce(events)
+    """The events with every fast read on its reference path."""
+    with reference():
+        return testing.coalesce(testing.run(parser_class(fmt)(), pieces))
 
 
 @pytest.mark.parametrize("text", TEXTS)
 @given(cuts=st.lists(st.integers(1, 200), max_size=30))
-def test_fast_feed_equals_the_general_loop(text: str, cuts: list[int]) -> None:
+def test_the_fast_reads_equal_the_reference_paths(text: str, cuts: list[int]) -> None:
     pieces = testing.chunk_at(text, cuts)
     fast_items = testing.coalesce(testing.run(parser_class("hermes")(), pieces))
     assert fast_items == general_loop("hermes", pieces)
 
 
 @pytest.mark.parametrize("fmt", JSON_FORMATS)
-def test_fast_feed_equals_the_general_loop_for_every_json_format(fmt: str) -> None:
+def test_the_fast_reads_equal_the_reference_paths_for_every_json_format(fmt: str) -> None:
     args = {"k": [1, {"x": "y"}], "n": -1.5, "s": 'a"b'}
     text = "Sure. " + parser_class(fmt).render([("f", args), ("g", {})])
     for size in (1, 3, 7):
@@ -204,3 +203,37 @@ def test_members_path_holds_a_cut_member_whole_and_briefly(size: int) -> None:
     # every delta of the small members ends a member (or is the '{' or spaces)
     members = [d for d in deltas if '"key_' in d]
     assert members and all(d.rstrip().endswith(",") for d in members[1:-1])
+
+
+# The engine embedded in others (a JSON body among Qwen's XML calls, LFM2's JSON list) and
+# handed the rest of the stream (Mistral's pre-v11 list): the same events either way.
+EMBEDDED = [
+    (
+        "qwen3_coder",
+        'Sure <tool_call>\n{"name": "f", "arguments": {"a": [1, 2.5], "b": "x\\ty"}}\n'
+        "</tool_call>\n<tool_call>\n<function=g>\n<parameter=x>\n1\n</parameter>\n</function>"
+        '\n</tool_call> then <tool_call>\n{"name": "h", "arguments": "{\\"k\\": 1}"}',
+    ),
+    (
+        "lfm2",
+        '<|tool_call_start|>[{"name": "f", "arguments": {"a": 1, "s": "q\\"r"}}, '
+        '{"name": "g", "arguments": {}}]<|tool_call_end|> after',
+    ),
+    (
+        "mistral",
+        'Hi [TOOL_CALLS] [{"name": "f", "arguments": {"a": true, "b": null}}, '
+        '{"name": "g", "arguments": "{\\"c\\": \\"d\\"}"}] bye',
+    ),
+]
+
+
+@pytest.mark.parametrize(("fmt", "text"), EMBEDDED, ids=[f for f, _ in EMBEDDED])
+@given(cuts=st.lists(st.integers(1, 60), max_size=30), end=st.integers(0, 10**6))
+def test_the_embedded_engine_gives_the_reference_paths_events(
+    fmt: str, text: str, cuts: list[int], end: int
+) -> None:
+    if end % 3 == 0:  # the stream may also end anywhere
+        text = text[: end % (len(text) + 1)]
+    pieces = testing.chunk_at(text, cuts)
+    fast_items = testing.coalesce(testing.run(parser_class(fmt)(), pieces))
+    assert general_loop(fmt, pieces) == fast_items
