@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall._feedloop import FeedLoop
-from streamcall.formats._xmlparams import XmlParamsParser, _general_plan, value_plan
+from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.registry import formats, parser_class
+from streamcall.formats.schema import _general_plan, value_plan
 
 XML_FORMATS = [n for n in formats() if issubclass(parser_class(n), XmlParamsParser)]
 

@@ -23,24 +23,19 @@ reads the suffix and the ``>`` (held while cut, at most the regex's bound), and 
 block's markers become those of that suffix (``_use_suffix``, then ``_setup_markers``);
 anything else after the stem makes the stem text again.
 
-A value's schema is its key's property in the tool's ``parameters``, or in the branches
-of a top-level ``allOf``/``anyOf``/``oneOf`` (``schema_properties``).
+A value is typed by its key's property in the tool's schema (``schema.py``: the
+properties, ``$ref``s, type names and the value plans). Arguments are converted to compact
+JSON and streamed while they are written. Every emitted piece is final, so the deltas only
+ever grow a prefix of the final object: ``{`` when the call starts, ``,"key":`` when a
+parameter opens, then the value, read by its plan (``schema.value_plan``):
 
-Arguments are converted to compact JSON and streamed while they are written. Every
-emitted piece is final, so the deltas only ever grow a prefix of the final object:
-``{`` when the call starts, ``,"key":`` when a parameter opens, then the value:
-
-- typed ``string`` by the tool schema (or ``string="true"`` in DSML): a JSON string whose
-  body is streamed as it arrives (vLLM and SGLang wait for ``</parameter>``);
-- typed otherwise (integer, number, boolean, object, array, unions): held until its
-  terminator, then converted (``null``; ``true``/``false``; int; float; ``json.loads``
-  or a Python literal for objects and arrays), falling back to a string;
-- untyped (no schema for the tool or the key): decided by the value's first character,
-  so nothing ever needs to be taken back. ``{`` ``[`` ``-`` or a digit: held and loaded
-  as JSON (a string if it does not load); text that may still become exactly ``true``,
-  ``false`` or ``null``: held (at most 5 characters) and emitted as that literal if it
-  is; anything else: streamed as a string. A nullable string is held the same way for
-  ``null`` only.
+- ``STRING`` (or ``string="true"`` in DSML): a JSON string whose body is streamed as it
+  arrives (vLLM and SGLang wait for ``</parameter>``);
+- ``HELD``: held until its terminator, then converted (``schema.convert_value``);
+- ``AUTO`` (untyped): decided by the value's first character, so nothing ever needs to
+  be taken back: JSON-like values are held and converted, a possible ``true``, ``false``
+  or ``null`` is held (at most 5 characters), anything else streams as a string;
+- ``NULLABLE_STRING``: streamed as a string, held while it may still be ``null``.
 
 The single newline that these formats put after the opening tag and before the closing
 one is stripped, as vLLM does (unless ``STRIP_NEWLINES`` is off: Step-3 writes values
@@ -133,8 +128,6 @@ the stream is ended ``incomplete``.
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
 import re
 from collections.abc import Iterable
@@ -150,13 +143,23 @@ from streamcall.formats._scan import (
     cut_marker,
     json_quote,
 )
-from streamcall.partial.incremental import MAX_DEPTH, too_deep
+from streamcall.formats.schema import (
+    AUTO,
+    AUTO_JSON_START,
+    HELD,
+    LITERALS,
+    NULLABLE_STRING,
+    STRING,
+    compact_json,
+    convert_value,
+    load_json,
+    tool_properties,
+    value_plan,
+)
 
-__all__ = ["XmlParamsParser", "convert_value", "schema_properties", "value_plan"]
+__all__ = ["XmlParamsParser", "any_prefix"]
 
 _WS = re.compile(r"\s*")
-_INT = re.compile(r"[+-]?[0-9]+")
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
 # modes
 _TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 6, 7
@@ -164,161 +167,16 @@ _TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 
 _ARGS, _AFTER_ARGS = 8, 9
 #: inside a ``TEXT_REGION``: text, up to its closer
 _REGION = 10
-# value plans
-STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
 # value sub-states
 _V_START, _V_STRING, _V_HELD, _V_LITERAL, _V_CDATA = 0, 1, 2, 3, 4
 _CDATA_OPEN, _CDATA_CLOSE = "<![CDATA[", "]]>"
 
-_AUTO_JSON_START = frozenset("{[-0123456789")
 #: value sub-states whose chunks ``feed`` takes directly: streamed, or collected whole
 _DIRECT = frozenset((_V_STRING, _V_HELD))
 #: the longest parameter that ``_whole_params`` holds whole when the end of a chunk cuts it
 _MAX_MEMBER = 128
 #: and of its value, before a cut closer (a long value streams as usual)
 _MAX_CUT_VALUE = 8
-_LITERALS = ("true", "false", "null")
-
-_TYPE_ALIASES = {
-    "str": "string",
-    "text": "string",
-    "varchar": "string",
-    "char": "string",
-    "enum": "string",
-    "bool": "boolean",
-    "binary": "boolean",
-    "int": "integer",
-    "float": "number",
-    "double": "number",
-    "list": "array",
-    "dict": "object",
-    "map": "object",
-}
-
-
-def _schema_types(schema: Any, into: set[str]) -> bool:
-    """Collect the JSON types a schema allows; False if some branch allows anything."""
-    if not isinstance(schema, dict):
-        return False
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        into.add(_TYPE_ALIASES.get(kind.lower(), kind.lower()))
-        return True
-    if isinstance(kind, list):
-        into.update(_TYPE_ALIASES.get(str(k).lower(), str(k).lower()) for k in kind)
-        return bool(kind)
-    for union in ("anyOf", "oneOf"):
-        branches = schema.get(union)
-        if isinstance(branches, list) and branches:
-            return all(_schema_types(b, into) for b in branches)
-    enum = schema.get("enum")
-    if "const" in schema:
-        enum = [schema["const"]]
-    if isinstance(enum, list) and enum:
-        for v in enum:
-            into.add(
-                "null"
-                if v is None
-                else "boolean"
-                if isinstance(v, bool)
-                else "string"
-                if isinstance(v, str)
-                else "number"
-                if isinstance(v, int | float)
-                else "array"
-                if isinstance(v, list)
-                else "object"
-            )
-        return True
-    if "properties" in schema:
-        into.add("object")
-        return True
-    if "items" in schema:
-        into.add("array")
-        return True
-    return False
-
-
-def schema_properties(parameters: Any) -> dict[str, Any]:
-    """The property schemas of a tool's ``parameters``, with those its ``allOf``/
-    ``anyOf``/``oneOf`` branches declare (a top-level union of objects): a key that
-    several places declare gets the ``anyOf`` of their schemas. Local ``$ref``s
-    (``#/$defs/...``, ``#/definitions/...``) are resolved; a cycle is left untyped."""
-    found: dict[str, list[Any]] = {}
-    if isinstance(parameters, dict):
-        parameters = _resolve_refs(parameters, parameters, 0)
-    _collect_properties(parameters, found, 0)
-    return {k: v[0] if len(v) == 1 else {"anyOf": v} for k, v in found.items()}
-
-
-#: how deep ``$ref``s are followed and schemas walked (a cycle ends there, untyped)
-_MAX_SCHEMA_DEPTH = 16
-#: keys whose values are data, not schemas
-_DATA_KEYS = frozenset(("enum", "const", "default", "examples", "required"))
-
-
-def _resolve_refs(schema: Any, root: dict[str, Any], depth: int) -> Any:
-    if depth > _MAX_SCHEMA_DEPTH:
-        return {}
-    if isinstance(schema, list):
-        return [_resolve_refs(s, root, depth + 1) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        target: Any = root if ref.startswith("#") else None
-        for part in ref[2:].split("/") if ref.startswith("#/") else ():
-            part = part.replace("~1", "/").replace("~0", "~")
-            target = target.get(part) if isinstance(target, dict) else None
-        if not isinstance(target, dict):
-            return {}
-        return _resolve_refs(target, root, depth + 1)
-    return {
-        k: v if k in _DATA_KEYS else _resolve_refs(v, root, depth + 1) for k, v in schema.items()
-    }
-
-
-def _collect_properties(schema: Any, into: dict[str, list[Any]], depth: int) -> None:
-    if not isinstance(schema, dict) or depth > 8:
-        return
-    props = schema.get("properties")
-    if isinstance(props, dict):
-        for key, sub in props.items():
-            seen = into.setdefault(key, [])
-            if sub not in seen:
-                seen.append(sub)
-    for union in ("allOf", "anyOf", "oneOf"):
-        branches = schema.get(union)
-        if isinstance(branches, list):
-            for branch in branches:
-                _collect_properties(branch, into, depth + 1)
-
-
-def value_plan(schema: Any) -> tuple[int, frozenset[str]]:
-    """How a value with this property schema is read: (plan, non-null types)."""
-    if type(schema) is dict:
-        kind = schema.get("type")
-        if type(kind) is str:  # the common schema, planned once per type name
-            return _kind_plan(kind)
-    return _general_plan(schema)
-
-
-@functools.lru_cache(maxsize=64)
-def _kind_plan(kind: str) -> tuple[int, frozenset[str]]:
-    return _general_plan({"type": kind})
-
-
-def _general_plan(schema: Any) -> tuple[int, frozenset[str]]:
-    types: set[str] = set()
-    if schema is None or not _schema_types(schema, types):
-        return AUTO, frozenset()
-    nullable = "null" in types
-    types.discard("null")
-    if types == {"string"}:
-        return (NULLABLE_STRING if nullable else STRING), frozenset(types)
-    if not types:
-        return AUTO, frozenset()
-    return HELD, frozenset(types)
 
 
 def any_prefix(words: Iterable[str]) -> str:
@@ -326,91 +184,6 @@ def any_prefix(words: Iterable[str]) -> str:
     (measured faster than a trie of nested optional groups)."""
     cuts = {w[:i] for w in words for i in range(1, len(w) + 1)}
     return "(?:" + "|".join(map(re.escape, sorted(cuts, key=len, reverse=True))) + ")"
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _load_json(text: str) -> Any:
-    return json.loads(text, parse_constant=_reject_constant)
-
-
-def _load_container(text: str) -> str | None:
-    """JSON text for an object or array written as JSON or as a Python literal; None past
-    ``MAX_DEPTH`` - 1 levels (a value sits inside the arguments object)."""
-    if too_deep(text, MAX_DEPTH - 1):
-        return None
-    try:
-        return _ENCODE(_load_json(text))
-    except (ValueError, RecursionError):
-        pass
-    if text[:1] not in ("{", "["):
-        return None
-    try:
-        return _ENCODE(ast.literal_eval(text))
-    except Exception:  # literal_eval and encode raise many kinds; all mean "not this"
-        return None
-
-
-#: the JSON type of a value by the first character of its JSON text
-_JSON_KIND = {"{": "object", "[": "array", '"': "string", "t": "boolean", "f": "boolean"}
-
-
-def _allowed(text: str, types: frozenset[str]) -> bool:
-    """Whether the JSON text's type is one the schema allows."""
-    kind = _JSON_KIND.get(text[:1], "number")
-    return kind in types or (kind == "number" and "integer" in types)
-
-
-def convert_value(raw: str, types: frozenset[str]) -> str:
-    """The JSON text of a held value. ``types`` empty means untyped (auto).
-
-    A typed value becomes JSON of a type the schema allows, else the string it is (when
-    a string is allowed): ``7`` for ``["string", "object"]`` stays ``"7"``, ``null`` for
-    ``["string", "integer"]`` stays ``"null"``. A number or boolean written as a JSON
-    string (``"42"``) for a schema without strings is read inside its quotes.
-    """
-    s = raw.strip()
-    if not types:
-        if s == "null":
-            return "null"
-        loaded = _load_container(s) if s[:1] in _AUTO_JSON_START else None
-        if loaded is not None:
-            return loaded
-        return s if s in _LITERALS else json_quote(raw)
-    if s == "null":
-        return json_quote(raw) if "string" in types else "null"
-    if len(s) > 1 and s[0] == s[-1] == '"' and "string" not in types:
-        try:
-            inner = _load_json(s)
-        except ValueError:
-            inner = None
-        if isinstance(inner, str) and inner.strip() and inner.strip()[0] not in '"{[':
-            text = convert_value(inner, types)
-            if _allowed(text, types) and text[:1] != '"':
-                return text
-    if "boolean" in types and s.lower() in ("true", "false"):
-        return s.lower()
-    if "integer" in types and _INT.fullmatch(s):
-        return str(int(s))
-    if "number" in types or "integer" in types:
-        try:
-            number = float(s)
-        except ValueError:
-            pass
-        else:
-            if number == number and abs(number) != float("inf"):
-                if _INT.fullmatch(s):
-                    return str(int(s))
-                if "integer" in types and "number" not in types and number.is_integer():
-                    return str(int(number))
-                return repr(number)
-    if types - {"string", "boolean", "integer", "number"}:
-        loaded = _load_container(s)
-        if loaded is not None and ("string" not in types or _allowed(loaded, types)):
-            return loaded
-    return json_quote(raw)
 
 
 class XmlParamsParser(ToolParser):
@@ -478,19 +251,9 @@ class XmlParamsParser(ToolParser):
         self._new_call()
 
     def _param_types(self, function: str) -> dict[str, Any]:
-        """The property schemas of a tool, those of a top-level union included (a tool
-        whose ``parameters`` is a ``oneOf`` of objects still types its values)."""
-        for tool in self.tools:
-            fn = tool.get("function", tool) if isinstance(tool, dict) else None
-            if isinstance(fn, dict) and fn.get("name") == function:
-                params = fn.get("parameters")
-                if isinstance(params, dict) and not any(
-                    u in params for u in ("allOf", "anyOf", "oneOf", "$ref", "$defs", "definitions")
-                ):
-                    props = params.get("properties")  # the common schema, as it is
-                    return props if isinstance(props, dict) else {}
-                return schema_properties(params)
-        return {}
+        """The property schemas of a tool, those of a top-level union included
+        (``schema.tool_properties``)."""
+        return tool_properties(self.tools, function)
 
     def _setup_text_finder(self) -> None:
         starts: list[str] = []
@@ -1054,10 +817,10 @@ class XmlParamsParser(ToolParser):
         elif plan == HELD:
             text = convert_value(value, types)
         elif plan == AUTO:
-            if value[:1] in _AUTO_JSON_START:
+            if value[:1] in AUTO_JSON_START:
                 text = convert_value(value, types)
             else:
-                text = value if value in _LITERALS else json_quote(value)
+                text = value if value in LITERALS else json_quote(value)
         else:  # NULLABLE_STRING
             text = "null" if value == "null" else json_quote(value)
         return json_quote(key) + ":" + text
@@ -1114,7 +877,7 @@ class XmlParamsParser(ToolParser):
                     return -(pos + 1)  # may still open a CDATA section
             if plan == STRING:
                 state = _V_STRING
-            elif plan == HELD or (plan == AUTO and c in _AUTO_JSON_START):
+            elif plan == HELD or (plan == AUTO and c in AUTO_JSON_START):
                 state = _V_HELD
             elif c in ("tfn" if plan == AUTO else "n"):
                 state = _V_LITERAL
@@ -1214,7 +977,7 @@ class XmlParamsParser(ToolParser):
         inner = self._wrapped(raw) if unwrap else None
         if inner is not None:
             if inner:
-                self._emit(out, _ENCODE(inner)[1:-1])
+                self._emit(out, compact_json(inner)[1:-1])
                 self._members = len(inner)
             return
         plan, types = value_plan(None)
@@ -1222,18 +985,18 @@ class XmlParamsParser(ToolParser):
             plan = STRING if flag == "true" else HELD
         if plan == STRING:
             text = json_quote(raw)
-        elif plan == HELD or raw[:1] in _AUTO_JSON_START:
+        elif plan == HELD or raw[:1] in AUTO_JSON_START:
             text = convert_value(raw, types)
         else:
-            text = raw if raw in _LITERALS else json_quote(raw)
+            text = raw if raw in LITERALS else json_quote(raw)
         self._emit(out, ("," if self._members else "") + json_quote(key) + ":" + text)
         self._members += 1
 
     def _wrapped(self, raw: str) -> dict[str, Any] | None:
         try:
-            value = _load_json(raw)
+            value = load_json(raw)
             if isinstance(value, str):
-                value = _load_json(value)
+                value = load_json(value)
         except (ValueError, RecursionError):
             return None
         if isinstance(value, dict) and all(k in self._props for k in value):
@@ -1320,7 +1083,7 @@ class XmlParamsParser(ToolParser):
         candidate = buf[pos:end]
         if candidate.endswith("\n") and self.STRIP_NEWLINES:
             candidate = candidate[:-1]
-        literals = _LITERALS if self._plan == AUTO else ("null",)
+        literals = LITERALS if self._plan == AUTO else ("null",)
         if marker is not None or final:
             if candidate in literals:
                 self._vstate = _V_HELD

@@ -17,7 +17,7 @@ the markers inside that block are the ones with the same suffix. A ``<tool_calls
 followed by a suffix and ``>`` is text.
 
 Values are typed by the tool schema, with HY's type aliases (``int``, ``float``,
-``dict``, ...; see ``_xmlparams``); string values stream as they are written. Holds back
+``dict``, ...; see ``schema.py``); string values stream as they are written. Holds back
 a partial ``<tool_calls`` in text and its suffix (at most 66 characters), the name until
 ``<tool_sep>`` (v3) or the next ``<`` (v4), a key until ``<arg_value>``, and a partial
 closer inside a value (and a short parameter cut by the end of a chunk, whole: see

@@ -7,7 +7,7 @@ Grammar (vLLM ``minimax_m2``)::
     param  := '<parameter name=' '"'? KEY '"'? '>' value '</parameter>' ws*
 
 Several invokes in one block are parallel calls. Values are typed by the tool schema
-(see ``_xmlparams``); string values stream as they are written. Holds back a partial
+(see ``schema.py``); string values stream as they are written. Holds back a partial
 ``<minimax:tool_call>`` in text, a header until its ``>``, and a partial closer inside a
 value (and a short parameter cut by the end of a chunk, whole: see ``_xmlparams``).
 
@@ -31,11 +31,14 @@ from streamcall.formats._xmlparams import (
     _V_START,
     _V_STRING,
     _WS,
-    NULLABLE_STRING,
-    STRING,
     XmlParamsParser,
     any_prefix,
-    convert_value,
+)
+from streamcall.formats.schema import (
+    NULLABLE_STRING,
+    STRING,
+    Element,
+    convert_element,
     value_plan,
 )
 
@@ -82,11 +85,8 @@ _NS_PARTIAL = PartialMarkers((NS,))  # a cut namespace token at the end
 _MAX_DEPTH = 128
 _MIXED_TEXT = "$text"
 
-#: an element body: its text, or its (name, body) children in order
-_Element = str | list[tuple[str, "_Element"]]
 
-
-def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[_Element, int] | None:
+def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[Element, int] | None:
     """Parse an element body up to ``close`` (``None``: the end of ``text``).
 
     Called once per held value, never per chunk. ``None`` if the markup is malformed.
@@ -94,7 +94,7 @@ def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[_El
     if depth > _MAX_DEPTH:
         return None
     texts: list[str] = []
-    children: list[tuple[str, _Element]] = []
+    children: list[tuple[str, Element]] = []
     while True:
         i = text.find(NS, pos)
         if i < 0:
@@ -126,61 +126,6 @@ def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[_El
             field = "$" + field
         children.append((field, body))
     return children, pos
-
-
-def _container(schema: Any) -> tuple[str, dict[str, Any]] | None:
-    """The first array or object alternative of a property schema."""
-    if not isinstance(schema, dict):
-        return None
-    kind = schema.get("type")
-    for name in ("array", "object"):
-        if kind == name or (isinstance(kind, list) and name in kind):
-            return name, schema
-    if kind is None:
-        if "items" in schema:
-            return "array", schema
-        if "properties" in schema or "additionalProperties" in schema:
-            return "object", schema
-    for union in ("anyOf", "oneOf"):
-        for branch in schema.get(union) or ():
-            found = _container(branch)
-            if found is not None:
-                return found
-    return None
-
-
-def _convert(element: _Element, schema: Any) -> str:
-    """JSON text of an element, typed by its schema (``None``: untyped, a string)."""
-    if not isinstance(schema, dict):
-        schema = None
-    container = _container(schema)
-    if isinstance(element, str):
-        if schema is None:
-            return json_quote(element)
-        plan, types = value_plan(schema)
-        if plan in (STRING, NULLABLE_STRING):
-            return json_quote(element)
-        if container is not None and "string" not in types and not element.strip():
-            return "[]" if container[0] == "array" else "{}"  # the template's empty list/dict
-        return convert_value(element, types)
-    if container is not None and container[0] == "array":
-        items = container[1].get("items")
-        return "[" + ",".join(_convert(child, items) for _, child in element) + "]"
-    props: Any = container[1].get("properties") if container is not None else None
-    extra: Any = container[1].get("additionalProperties") if container is not None else None
-    if not isinstance(props, dict):
-        props = {}
-    members: dict[str, list[str]] = {}
-    for name, child in element:
-        members.setdefault(name, []).append(_convert(child, props.get(name, extra)))
-    return (
-        "{"
-        + ",".join(
-            json_quote(name) + ":" + (vals[0] if len(vals) == 1 else "[" + ",".join(vals) + "]")
-            for name, vals in members.items()
-        )
-        + "}"
-    )
 
 
 class MiniMaxM3Parser(XmlParamsParser):
@@ -268,9 +213,9 @@ class MiniMaxM3Parser(XmlParamsParser):
 
     def _param_json(self, m: re.Match[str], value: str) -> str:
         # What _value and _finish_value give for a value without NS: a string streams as
-        # its JSON string, anything else is converted whole; _convert does both.
+        # its JSON string, anything else is converted whole; convert_element does both.
         key = m.group("key")
-        return json_quote(key) + ":" + _convert(value, self._props.get(key))
+        return json_quote(key) + ":" + convert_element(value, self._props.get(key))
 
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key = m.group("key")
@@ -399,7 +344,7 @@ class MiniMaxM3Parser(XmlParamsParser):
             raw = "".join(self._held)
             parsed = _parse_body(raw, 0, None, 1)
             self._emit(
-                out, json_quote(raw) if parsed is None else _convert(parsed[0], self._schema)
+                out, json_quote(raw) if parsed is None else convert_element(parsed[0], self._schema)
             )
         self._held = []
         self._key_open = False
