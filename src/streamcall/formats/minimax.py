@@ -1,4 +1,6 @@
-"""MiniMax-M2 and M3. M2: ``<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke>``.
+"""MiniMax: M1 (JSON lines), M2 and M3 (XML invokes).
+
+M2: ``<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke>``.
 
 Grammar (vLLM ``minimax_m2``)::
 
@@ -15,15 +17,28 @@ MiniMax-M3 (vLLM ``minimax_m3``) prefixes every tag with ``]<]minimax[>[`` and n
 parameter by its tag, with nested elements as values:
 ``NS<tool_call>NS<invoke name="f">NS<city>Paris NS</city>NS</invoke>NS</tool_call>``. Its
 grammar, conversion and streaming rules are in ``MiniMaxM3Parser``'s docstring below.
+
+MiniMax-M1 (vLLM ``minimax``) writes one JSON call per line, read by the JSON-call engine
+(``_jsoncalls``)::
+
+    text* ( '<tool_calls>' ws* body ws* '</tool_calls>' text* )*
+    body  := calls | '[' ws* calls? ws* ']'
+    calls := call (ws* [,;]? ws* call)*              # M1 writes one call per line
+    call  := {"name": string, "arguments" | "parameters": object | string}  # any key order
+
+Its arguments are streamed verbatim; it holds back a partial ``<tool_calls>`` in text and a
+partial ``</tool_calls>`` after the calls.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from streamcall.events import Event
 from streamcall.formats._base import Tools
+from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import PartialMarkers, json_quote
 from streamcall.formats._xmlparams import (
     _CALL,
@@ -363,4 +378,25 @@ class MiniMaxM3Parser(XmlParamsParser):
         return f"{NS}<tool_call>\n{body}{NS}</tool_call>"
 
 
-FORMATS = (MiniMaxM2Parser, MiniMaxM3Parser)
+# --- MiniMax-M1 ---------------------------------------------------------------------------
+
+
+class MiniMaxParser(JsonCallsParser):
+    names = ("minimax",)
+    family = "MiniMax-M1"
+    vllm_differences = (
+        "Streams arguments verbatim without re-parsing the buffer each delta (vLLM: a "
+        "regex over the whole text each delta)."
+    )
+    START = ("<tool_calls>",)
+    END = "</tool_calls>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        lines = "\n".join(
+            json.dumps({"name": n, "arguments": a}, ensure_ascii=False) for n, a in calls
+        )
+        return f"<tool_calls>\n{lines}\n</tool_calls>"
+
+
+FORMATS = (MiniMaxParser, MiniMaxM2Parser, MiniMaxM3Parser)
