@@ -7,7 +7,7 @@ Grammar (LiquidAI LFM2 / LFM2.5; vLLM ``lfm2``)::
 
 Dotted names (``grocery.orderIngredients``), sets (read as arrays), zero-padded integers
 (``07``) and messy agentic strings (raw newlines, a NUL, unescaped nested quotes) are
-handled by the pythonic engine (``_pythonic.py``), which also owns the modes, what is
+handled by the pythonic engine (``_pycalls.py``), which also owns the modes, what is
 held back and the JSON conversion. A block with no call in it is text. Asked for JSON
 by its system prompt, LFM2 writes ``<|tool_call_start|>[{"name": "f", "arguments": {...}}]
 <|tool_call_end|>``: a block whose first call opens with ``{`` is read by the JSON-call
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._pythonic import PythonicCallsParser, py_call
+from streamcall.formats._pycalls import PythonicCallsParser, py_call
 
 __all__ = ["LfmTwoParser"]
 
