@@ -1,24 +1,20 @@
-"""Reasoning formats that are not a single marked block: identity, MiniMax-M2's
-append-think, and gpt-oss Harmony in its text form.
+"""gpt-oss Harmony in its text form, as a reasoning format (``openai_gptoss``).
 
-- ``identity``: no reasoning; every chunk is ``Text``. Holds nothing.
-- ``minimax_m2_append_think``: no split either; the model's reasoning stays in the content
-  with the ``<think>`` the template pre-filled written back in front of it (vLLM's
-  ``MiniMaxM2AppendThinkReasoningParser``). Holds nothing; an empty stream stays empty.
-- ``openai_gptoss`` (Harmony, text form)::
+Grammar (openai/harmony ``docs/format.md``)::
 
-      stream  := text? message*
-      message := ('<|start|>' ROLE)? '<|channel|>' CHANNEL header-rest '<|message|>' body
-                 ('<|end|>' | '<|return|>' | '<|call|>')?
-      header-rest := e.g. ' to=functions.NAME <|constrain|>json'
+    stream  := text? message*
+    message := ('<|start|>' ROLE)? '<|channel|>' CHANNEL header-rest '<|message|>' body
+               ('<|end|>' | '<|return|>' | '<|call|>')?
+    header-rest := e.g. ' to=functions.NAME <|constrain|>json'
 
-  Modes: TEXT (outside any message), HEADER (from ``<|start|>`` or ``<|channel|>`` up to
-  ``<|message|>``), BODY (up to a terminator). The ``analysis`` channel is ``Reasoning``
-  and the ``final`` channel is ``Text``; their headers and terminators are dropped. Any
-  other message (``commentary``, or one addressed ``to=`` a tool) is a tool call for the
-  ``openai`` tool parser, so its header, body and terminator are handed on verbatim as
-  ``Text``. Holds back a partial Harmony token at the end of the buffer, and a header
-  until its ``<|message|>`` (at most ``_MAX_HEADER`` characters; a longer one is text).
+Modes: TEXT (outside any message), HEADER (from ``<|start|>`` or ``<|channel|>`` up to
+``<|message|>``), BODY (up to a terminator). The ``analysis`` channel is ``Reasoning`` and
+the ``final`` channel is ``Text``; their headers and terminators are dropped. Any other
+message (``commentary``, or one addressed ``to=`` a tool) is a tool call for the ``openai``
+tool parser (``formats/harmony.py``), so its header, body and terminator are handed on
+verbatim as ``Text``. Holds back a partial Harmony token at the end of the buffer, and a
+header until its ``<|message|>`` (at most ``_MAX_HEADER`` characters; a longer one is
+text).
 """
 
 from __future__ import annotations
@@ -29,34 +25,7 @@ from streamcall.events import Event, Reasoning, Text
 from streamcall.formats._scan import MarkerFinder
 from streamcall.reasoning._engine import ReasoningParser
 
-__all__ = ["AppendThinkParser", "HarmonyReasoningParser", "IdentityParser"]
-
-
-class IdentityParser(ReasoningParser):
-    """No reasoning: everything is text."""
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        if pos < len(buf):
-            out.append(Text(buf[pos:] if pos else buf))
-        return len(buf)
-
-
-class AppendThinkParser(ReasoningParser):
-    """MiniMax-M2 append-think: all text, with the pre-filled ``<think>`` put back."""
-
-    def __init__(self, name: str, *, prompt_opened: bool | None = None) -> None:
-        super().__init__(name)
-        self._pending = "<think>" if prompt_opened is None or prompt_opened else ""
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        if pos < len(buf):
-            text = buf[pos:] if pos else buf
-            if self._pending:
-                text = self._pending + text
-                self._pending = ""
-            out.append(Text(text))
-        return len(buf)
-
+__all__ = ["HarmonyReasoningParser"]
 
 _START = "<|start|>"
 _CHANNEL = "<|channel|>"
