@@ -204,7 +204,7 @@ def test_the_shortcuts_are_on(fmt: str) -> None:
     on. A short parameter cut by a chunk comes out whole with the next chunk, as one event."""
     parser = parser_class(fmt)()
     assert parser._member_re is not None
-    assert parser._term_start is not None
+    assert parser._terminator_lead is not None
     text = parser_class(fmt).render([("f", {"a": 1, "b": "xy", "c": 3})])
     cut = text.index("xy") + 1
     events = parser.feed(text[:cut])

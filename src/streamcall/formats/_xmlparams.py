@@ -55,13 +55,13 @@ value streams (or is held in parts) as above.
 
 Shortcuts (seed 004: each measured faster, and proved equal to the general path by
 ``tests/formats/test_xmlparams_shortcuts.py``, which switches them off). The general path
-is ``FeedLoop.feed`` into ``_scan``, one mode step at a time, and ``_open_param``,
+is ``FeedLoop.feed`` into ``_run_modes``, one mode step at a time, and ``_open_param``,
 ``_value``, ``_finish_value`` for each parameter. ``feed`` takes a chunk that starts
 between parameters straight to ``_whole_params``, which reads a whole short parameter
 (opener, header, a value holding no terminator's first character, closer) with one regex
 (``_member_pattern``: opener and header are atomic groups, so they match what the general
 path matches) and emits its ``"key":value`` as one piece, holding a cut one as above;
-``_scan`` uses it between parameters too. ``feed`` takes a chunk inside a string value or
+``_run_modes`` uses it between parameters too. ``feed`` takes a chunk inside a string value or
 a held value straight to the delta or to the held parts when no terminator is in sight.
 The argument pieces of one chunk leave as one ``ToolCallArgs`` (events cost more than the
 join). ``value_plan`` plans a ``{"type": NAME}`` schema once per type name. Measured by
@@ -172,7 +172,7 @@ _V_START, _V_STRING, _V_HELD, _V_LITERAL, _V_CDATA = 0, 1, 2, 3, 4
 _CDATA_OPEN, _CDATA_CLOSE = "<![CDATA[", "]]>"
 
 #: value sub-states whose chunks ``feed`` takes directly: streamed, or collected whole
-_DIRECT = frozenset((_V_STRING, _V_HELD))
+_DIRECT_VALUE_STATES = frozenset((_V_STRING, _V_HELD))
 #: the longest parameter that ``_whole_params`` holds whole when the end of a chunk cuts it
 _MAX_MEMBER = 128
 #: and of its value, before a cut closer (a long value streams as usual)
@@ -247,8 +247,8 @@ class XmlParamsParser(ToolParser):
         self._in_block = False
         self._calls_in_block = 0
         self._raw: list[str] = []  # markup consumed before a call started
-        self._json: _JsonBlock | None = None
-        self._new_call()
+        self._json_block: _JsonBlock | None = None
+        self._reset_call()
 
     def _param_types(self, function: str) -> dict[str, Any]:
         """The property schemas of a tool, those of a top-level union included
@@ -291,11 +291,11 @@ class XmlParamsParser(ToolParser):
                 reverse=True,
             )
         )
-        self._call_re = re.compile("|".join(map(re.escape, self._call_markers)))
+        self._call_marker_re = re.compile("|".join(map(re.escape, self._call_markers)))
         # A cut marker between parameters is held; so is a whole one that a longer marker
         # starts with (MiniMax-M3's ``NS<`` and ``NS</invoke>``), but no other: a call
         # whose closer ends a chunk ends with that chunk, not with the next one.
-        self._call_prefix = PartialMarkers(self._call_markers)
+        self._call_partial = PartialMarkers(self._call_markers)
         self._call_extendable = frozenset(
             m
             for m in self._call_markers
@@ -303,8 +303,8 @@ class XmlParamsParser(ToolParser):
         )
         self._extendable_len = max(map(len, self._call_extendable), default=0)
         self._terminators = (self.PARAM_CLOSE, *self._call_markers)
-        self._term_finder = MarkerFinder(self._terminators)
-        self._has_flag = "string" in self.PARAM_HEADER.groupindex  # DSML's string="true"
+        self._terminator_finder = MarkerFinder(self._terminators)
+        self._has_string_flag = "string" in self.PARAM_HEADER.groupindex  # DSML's string="true"
         # The shortcuts (see the module header). The whole-parameter regex of
         # ``_whole_params`` (None: off, which also turns off ``feed``'s shortcut between
         # parameters; a test turns it off, and a later block keeps it off):
@@ -312,50 +312,50 @@ class XmlParamsParser(ToolParser):
         self._member_re = re.compile(member) if member is not None else None
         groups = self._member_re.groupindex if self._member_re is not None else {}
         self._value_group = groups.get("xml_value", 0)
-        self._cut_group = groups.get("xml_cut", 0)
+        self._cut_value_group = groups.get("xml_cut", 0)
         # A held parameter whose header is read is kept unread while chunks cannot close
         # it (no closer's last character) and the tail stays within ``_hold_limit``.
         self._hold_limit = 0
-        self._close_end = self.PARAM_CLOSE[-1:]
-        self._cut_room = _MAX_CUT_VALUE + len(self.PARAM_CLOSE) - 1
-        self._last_cut_start = _MAX_MEMBER - self._cut_room
-        # Inside a value, a chunk without ``_term_start`` (the one character every
+        self._closer_last_char = self.PARAM_CLOSE[-1:]
+        self._cut_value_room = _MAX_CUT_VALUE + len(self.PARAM_CLOSE) - 1
+        self._last_cut_start = _MAX_MEMBER - self._cut_value_room
+        # Inside a value, a chunk without ``_terminator_lead`` (the one character every
         # terminator starts with) is value text, less a trailing newline held back;
         # ``_string_finder`` reads one with it (None: ``_value`` does).
         firsts = {t[0] for t in self._terminators}
         general_values = cls._value is XmlParamsParser._value
-        self._term_start = firsts.pop() if len(firsts) == 1 and general_values else None
+        self._terminator_lead = firsts.pop() if len(firsts) == 1 and general_values else None
         self._hold_newline = cls.STRIP_NEWLINES
-        self._string_finder = self._term_finder if general_values else None
+        self._string_finder = self._terminator_finder if general_values else None
 
-    def _new_call(self) -> None:
+    def _reset_call(self) -> None:
         self._index = -1
         self._props: dict[str, Any] = {}
         self._parts: list[str] = []
-        self._members = 0
+        self._member_count = 0
         self._key_open = False  # `"key":` emitted, value not started
-        self._vstate = _V_START
+        self._value_state = _V_START
         self._plan = STRING
         self._types: frozenset[str] = frozenset()
         self._held: list[str] = []
         self._newline_skipped = False
         self._param_gap: list[str] = []  # blanks after a parameter: text if junk follows
-        self._cdata_base = _V_STRING  # the sub-state a CDATA section returns to
+        self._state_after_cdata = _V_STRING  # the sub-state a CDATA section returns to
         self._args: ArgsStreamer | None = None  # a JSON object body (JSON_ARGS)
         # WRAPPER_KEYS: whether this call's first parameter may wrap its arguments, the
         # wrapper whose value is being read, and one read (key, raw value, flag), held
-        self._wrap_ready = False
-        self._wrapping: tuple[str, str | None] | None = None
-        self._wrap: tuple[str, str, str | None] | None = None
+        self._wrapper_possible = False
+        self._reading_wrapper: tuple[str, str | None] | None = None
+        self._held_wrapper: tuple[str, str, str | None] | None = None
 
     # -- emission ------------------------------------------------------------------------
 
-    def _emit(self, out: list[Event], text: str) -> None:
-        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush``).
+    def _add_args(self, out: list[Event], text: str) -> None:
+        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush_args``).
         self._parts.append(text)
         self._delta.append(text)
 
-    def _flush(self, out: list[Event]) -> None:
+    def _flush_args(self, out: list[Event]) -> None:
         """Hand out the argument pieces of this chunk as one event (events cost more than
         the join; the concatenation is the same). When they are all of the call's pieces
         (a whole call in one chunk), the joined text stands for them, so that the call's
@@ -368,27 +368,27 @@ class XmlParamsParser(ToolParser):
             out.append(ToolCallArgs(self._index, text))
             delta.clear()
 
-    def _end(self, out: list[Event], incomplete: bool, tail: str = "") -> None:
+    def _close_call(self, out: list[Event], incomplete: bool, tail: str = "") -> None:
         """End the call, closing its JSON (``tail``: a JSON body's held-back token)."""
         args = self._args
         if args is not None:  # a JSON object body: the streamer closes it
             closing = args.close(tail) if not args.done else ""
         else:
-            if self._wrapping is not None:  # (its value was cut: read what came)
+            if self._reading_wrapper is not None:  # (its value was cut: read what came)
                 self._hold_wrapper("".join(self._held))
-            if self._wrap is not None:
+            if self._held_wrapper is not None:
                 self._settle_wrapper(out, unwrap=not incomplete)
-            if self._vstate == _V_CDATA:
-                self._vstate = self._cdata_base
-            if self._mode == _VALUE and self._vstate == _V_STRING:
+            if self._value_state == _V_CDATA:
+                self._value_state = self._state_after_cdata
+            if self._mode == _VALUE and self._value_state == _V_STRING:
                 closing = '"}'
             else:
                 closing = "null}" if self._key_open else "}"
         if closing:
-            self._emit(out, closing)
-        self._flush(out)
+            self._add_args(out, closing)
+        self._flush_args(out)
         self._end_call(out, self._index, "".join(self._parts), incomplete)
-        self._new_call()
+        self._reset_call()
         self._mode = _BLOCK if self._in_block and not incomplete else _TEXT
         if incomplete:
             self._in_block = False
@@ -411,7 +411,7 @@ class XmlParamsParser(ToolParser):
         parameter, to be held: that test is written out here, and a chunk that cannot
         close a held parameter is added to it unread. Inside a string value or a held one,
         a chunk with no terminator in sight is the delta (its JSON escaping) or a held
-        part, less a trailing newline held back. All skip the mode dispatch of ``_scan``;
+        part, less a trailing newline held back. All skip the mode dispatch of ``_run_modes``;
         a test checks that this gives what the general loop gives.
         """
         out: list[Event] = []
@@ -421,26 +421,30 @@ class XmlParamsParser(ToolParser):
         n = len(buf)
         mode = self._mode
         if mode == _CALL and self._member_re is not None:
-            if n <= self._hold_limit and self._close_end not in text:
+            if n <= self._hold_limit and self._closer_last_char not in text:
                 self._tail = buf  # the held parameter still cannot have closed
                 return out
             m = self._member_re.match(buf) if n <= _MAX_MEMBER else None
             if m is not None and m.end() == n and m.start(self._value_group) < 0:
-                start, end = m.span(self._cut_group)  # (-1, -1) when the header is cut
+                start, end = m.span(self._cut_value_group)  # (-1, -1) when the header is cut
                 if end - start <= _MAX_CUT_VALUE:
                     self._tail = buf
                     # (-1 and a header too long for _MAX_MEMBER: none)
                     ok = 0 <= start <= self._last_cut_start
-                    self._hold_limit = start + self._cut_room if ok else 0
+                    self._hold_limit = start + self._cut_value_room if ok else 0
                     return out
             self._hold_limit = 0
             pos = self._whole_params(buf, 0, out, False, m)
             if pos < 0:
                 pos = -pos - 1
             elif pos < n:
-                pos = self._scan(buf, pos, out, False)
-        elif mode == _VALUE and self._vstate in _DIRECT and self._term_start is not None:
-            if buf.find(self._term_start) < 0:
+                pos = self._run_modes(buf, pos, out, False)
+        elif (
+            mode == _VALUE
+            and self._value_state in _DIRECT_VALUE_STATES
+            and self._terminator_lead is not None
+        ):
+            if buf.find(self._terminator_lead) < 0:
                 end = n
             elif self._string_finder is not None:
                 end, _, marker = self._string_finder.find(buf, 0)
@@ -451,7 +455,7 @@ class XmlParamsParser(ToolParser):
             if end >= 0:  # _value's step, written out
                 safe = end - 1 if end and buf[end - 1] == "\n" and self._hold_newline else end
                 if safe:
-                    if self._vstate == _V_STRING:
+                    if self._value_state == _V_STRING:
                         piece = json_quote(buf[:safe] if safe < n else buf)[1:-1]
                         self._parts.append(piece)
                         out.append(ToolCallArgs(self._index, piece))
@@ -463,21 +467,21 @@ class XmlParamsParser(ToolParser):
             if pos < 0:
                 pos = -pos - 1
             elif pos < n:
-                pos = self._scan(buf, pos, out, False)
+                pos = self._run_modes(buf, pos, out, False)
         else:
-            pos = self._scan(buf, 0, out, False)
+            pos = self._run_modes(buf, 0, out, False)
         if self._delta:
-            self._flush(out)
+            self._flush_args(out)
         self._tail = buf[pos:] if pos < n else ""
         return out
 
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        pos = self._scan(buf, pos, out, final)
+        pos = self._run_modes(buf, pos, out, final)
         if self._delta:
-            self._flush(out)
+            self._flush_args(out)
         return pos
 
-    def _scan(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+    def _run_modes(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
         while pos < n:
             mode = self._mode
@@ -524,7 +528,7 @@ class XmlParamsParser(ToolParser):
                     block = _JsonBlock(self.tools, id_prefix=self.id_prefix)
                     block._open_block(self._raw, bare=False)
                     block._end = self.BLOCK_CLOSE  # the block's own closer
-                    self._json = block
+                    self._json_block = block
                     self._raw = []
                     self._mode = _JSON
                     pos = ws
@@ -597,13 +601,13 @@ class XmlParamsParser(ToolParser):
                     continue
                 self._raw = []
                 self._calls_in_block += 1
-                self._new_call()
+                self._reset_call()
                 self._props = self._param_types(name)
-                self._wrap_ready = bool(self.WRAPPER_KEYS and self._props) and any(
+                self._wrapper_possible = bool(self.WRAPPER_KEYS and self._props) and any(
                     k not in self._props for k in self.WRAPPER_KEYS
                 )
                 self._index = self._start_call(out, name)
-                self._emit(out, "{")
+                self._add_args(out, "{")
                 self._mode = _CALL
                 pos = m.end()
             elif mode == _CALL:
@@ -619,16 +623,16 @@ class XmlParamsParser(ToolParser):
                 if ws == n:
                     return ws
                 if not final and (
-                    self._call_prefix.holds(buf, ws)
+                    self._call_partial.holds(buf, ws)
                     or (n - ws <= self._extendable_len and buf[ws:] in self._call_extendable)
                 ):
                     return ws  # may still become a (longer) marker
-                found = self._call_re.match(buf, ws)
+                found = self._call_marker_re.match(buf, ws)
                 if (
                     found is None
                     and self.JSON_ARGS
-                    and not self._members
-                    and self._wrap is None
+                    and not self._member_count
+                    and self._held_wrapper is None
                     and buf[ws] == "{"
                 ):
                     self._param_gap = []
@@ -638,7 +642,7 @@ class XmlParamsParser(ToolParser):
                     continue
                 if found is None:
                     gap = "".join(self._param_gap)
-                    self._end(out, incomplete=True)
+                    self._close_call(out, incomplete=True)
                     if gap:
                         out.append(Text(gap))
                     pos = ws
@@ -647,10 +651,10 @@ class XmlParamsParser(ToolParser):
                 marker = found.group()
                 pos = found.end()
                 if marker == self.CALL_CLOSE:
-                    self._end(out, incomplete=False)
+                    self._close_call(out, incomplete=False)
                 elif marker == self.BLOCK_CLOSE:
                     self._in_block = False
-                    self._end(out, incomplete=False)
+                    self._close_call(out, incomplete=False)
                 else:
                     self._raw = [marker]
                     self._mode = _KEY
@@ -675,7 +679,7 @@ class XmlParamsParser(ToolParser):
                 if m is None:
                     if not final and n - pos < self.MAX_HEADER:
                         return pos
-                    self._end(out, incomplete=True)
+                    self._close_call(out, incomplete=True)
                     self._release_raw(out)
                     continue
                 self._raw = []
@@ -683,13 +687,13 @@ class XmlParamsParser(ToolParser):
                 self._mode = _VALUE
                 pos = m.end()
             else:
-                json_block = self._json
+                json_block = self._json_block
                 assert json_block is not None
                 pos = json_block.step_for(self, buf, pos, out, final)
                 if pos < 0:
                     return -pos - 1
                 if not json_block._block_open:
-                    self._json = None
+                    self._json_block = None
                     self._in_block = False
                     self._mode = _TEXT
         return pos
@@ -721,9 +725,9 @@ class XmlParamsParser(ToolParser):
         perhaps in its closer (the value so far in ``xml_cut``); or a header cut by the end
         of the text (no whole terminator after the opener); or just a header. Or it
         matches a cut opener at the end of the text. The opener and the header are atomic
-        groups, so they match exactly what ``_scan``'s ``_call_re`` and
+        groups, so they match exactly what ``_run_modes``'s ``_call_marker_re`` and
         ``PARAM_HEADER.match`` would; the value's first terminator is then its
-        ``PARAM_CLOSE``, as ``_term_finder`` finds.
+        ``PARAM_CLOSE``, as ``_terminator_finder`` finds.
         """
         cls = type(self)
         header, close, opens = self.PARAM_HEADER, self.PARAM_CLOSE, self.PARAM_OPEN
@@ -783,14 +787,14 @@ class XmlParamsParser(ToolParser):
                 cut = m.group("xml_cut")
                 return -(pos + 1) if cut is None or len(cut) <= _MAX_CUT_VALUE else pos
             if not (
-                self._wrap_ready
-                and (self._wrap is not None or not self._members)
+                self._wrapper_possible
+                and (self._held_wrapper is not None or not self._member_count)
                 and self._wrapper_member(out, m, value)  # (True: held, nothing to emit)
             ):
                 text = param_json(m, value)
-                if self._members:
+                if self._member_count:
                     text = "," + text
-                self._members += 1
+                self._member_count += 1
                 self._parts.append(text)
                 self._delta.append(text)
             self._param_gap = []
@@ -808,7 +812,7 @@ class XmlParamsParser(ToolParser):
                 value = value[:-1]
         key = m.group("key").strip()
         plan, types = value_plan(self._props.get(key))
-        if plan == AUTO and self._has_flag:
+        if plan == AUTO and self._has_string_flag:
             flag = m.group("string")
             if flag is not None:
                 plan = STRING if flag == "true" else HELD
@@ -827,16 +831,16 @@ class XmlParamsParser(ToolParser):
 
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key = m.group("key").strip()
-        flag = m.group("string") if self._has_flag else None
-        if self._wrap_ready:
-            if self._wrap is not None:  # a second parameter: the first wrapped nothing
+        flag = m.group("string") if self._has_string_flag else None
+        if self._wrapper_possible:
+            if self._held_wrapper is not None:  # a second parameter: the first wrapped nothing
                 self._settle_wrapper(out, unwrap=False)
-            elif not self._members and key in self.WRAPPER_KEYS and key not in self._props:
+            elif not self._member_count and key in self.WRAPPER_KEYS and key not in self._props:
                 # Maybe the call's arguments: read it whole, emit nothing yet.
-                self._wrapping = (key, flag)
+                self._reading_wrapper = (key, flag)
                 self._plan, self._types = HELD, frozenset()
                 self._held = []
-                self._vstate = _V_START
+                self._value_state = _V_START
                 self._newline_skipped = False
                 return
         plan, types = value_plan(self._props.get(key))
@@ -846,16 +850,16 @@ class XmlParamsParser(ToolParser):
         self._plan = plan
         self._types = types
         self._held = []
-        self._vstate = _V_START
+        self._value_state = _V_START
         self._newline_skipped = False
-        self._emit(out, ("," if self._members else "") + json_quote(key) + ":")
-        self._members += 1
+        self._add_args(out, ("," if self._member_count else "") + json_quote(key) + ":")
+        self._member_count += 1
         self._key_open = True
 
     def _value(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """Read a value; returns the new position or ``-(pos + 1)`` to hold ``buf[pos:]``."""
         n = len(buf)
-        state = self._vstate
+        state = self._value_state
         if state == _V_START:
             if buf[pos] == "\n" and not self._newline_skipped and self.STRIP_NEWLINES:
                 self._newline_skipped = True
@@ -868,10 +872,10 @@ class XmlParamsParser(ToolParser):
                 if buf.startswith(_CDATA_OPEN, pos):
                     held = plan == HELD
                     if not held:
-                        self._emit(out, '"')
+                        self._add_args(out, '"')
                         self._key_open = False
-                    self._cdata_base = _V_HELD if held else _V_STRING
-                    self._vstate = _V_CDATA
+                    self._state_after_cdata = _V_HELD if held else _V_STRING
+                    self._value_state = _V_CDATA
                     return self._cdata(buf, pos + len(_CDATA_OPEN), out, final)
                 if not final and cut_marker(_CDATA_OPEN, buf, pos):
                     return -(pos + 1)  # may still open a CDATA section
@@ -884,21 +888,21 @@ class XmlParamsParser(ToolParser):
             else:
                 state = _V_STRING
             if state == _V_STRING:
-                self._emit(out, '"')
+                self._add_args(out, '"')
                 self._key_open = False
-            self._vstate = state
+            self._value_state = state
         if state == _V_LITERAL:
             return self._literal(buf, pos, out, final)
         if state == _V_CDATA:
             return self._cdata(buf, pos, out, final)
-        finder = self._term_finder
+        finder = self._terminator_finder
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
         if marker is None:
             safe = end
             if not final and safe > pos and buf[safe - 1] == "\n" and self.STRIP_NEWLINES:
                 safe -= 1  # maybe the newline before the closer
             if state == _V_STRING:
-                if safe > pos:  # self._emit, inline: the per-chunk path of the general loop
+                if safe > pos:  # self._add_args, inline: the per-chunk path of the general loop
                     text = json_quote(buf[pos:safe])[1:-1]
                     self._parts.append(text)
                     self._delta.append(text)
@@ -914,56 +918,56 @@ class XmlParamsParser(ToolParser):
         return resume if marker == self.PARAM_CLOSE else end
 
     def _finish_value(self, out: list[Event], piece: str) -> None:
-        if self._vstate == _V_STRING:
+        if self._value_state == _V_STRING:
             delta = self._delta
             if piece and delta and delta[-1] == '"' and self._parts[-1] == '"':
                 # The opening quote is the last piece (the whole value came in this chunk):
                 # the quoted value takes its place, with no copy to cut the quote off.
                 delta[-1] = self._parts[-1] = json_quote(piece)
             else:
-                self._emit(out, json_quote(piece)[1:] if piece else '"')
+                self._add_args(out, json_quote(piece)[1:] if piece else '"')
         else:
             self._held.append(piece)
             raw = "".join(self._held)
             self._held = []
-            if self._wrapping is not None:
+            if self._reading_wrapper is not None:
                 self._hold_wrapper(raw)
-                self._vstate = _V_START
+                self._value_state = _V_START
                 return
             types = self._types if self._plan == HELD else frozenset()
             if self._plan == NULLABLE_STRING:
                 text = "null" if raw.strip() == "null" else json_quote(raw)
             else:
                 text = convert_value(raw, types)
-            self._emit(out, text)
+            self._add_args(out, text)
         self._key_open = False
-        self._vstate = _V_START
+        self._value_state = _V_START
 
     # -- a parameter that may wrap the arguments (WRAPPER_KEYS) ------------------------------
 
     def _hold_wrapper(self, raw: str) -> None:
-        assert self._wrapping is not None
-        key, flag = self._wrapping
-        self._wrapping = None
+        assert self._reading_wrapper is not None
+        key, flag = self._reading_wrapper
+        self._reading_wrapper = None
         self._held = []
-        self._wrap = (key, raw, flag)
+        self._held_wrapper = (key, raw, flag)
 
     def _wrapper_member(self, out: list[Event], m: re.Match[str], value: str) -> bool:
         """``_whole_params`` read a whole parameter while a wrapper may be held: settle
         the held one (a second parameter: it wrapped nothing), or hold this one if it may
         be a wrapper. True if this parameter was taken (held)."""
-        if self._wrap is not None:
+        if self._held_wrapper is not None:
             self._settle_wrapper(out, unwrap=False)
             return False
         key = m.group("key").strip()
-        if self._members or key not in self.WRAPPER_KEYS or key in self._props:
+        if self._member_count or key not in self.WRAPPER_KEYS or key in self._props:
             return False
         if self.STRIP_NEWLINES:
             if value[:1] == "\n":
                 value = value[1:]
             if value[-1:] == "\n":
                 value = value[:-1]
-        self._wrap = (key, value, m.group("string") if self._has_flag else None)
+        self._held_wrapper = (key, value, m.group("string") if self._has_string_flag else None)
         return True
 
     def _settle_wrapper(self, out: list[Event], *, unwrap: bool) -> None:
@@ -971,14 +975,14 @@ class XmlParamsParser(ToolParser):
         parameter, and its value is a JSON object, raw or as a JSON string, whose keys are
         all the tool's): that object's members are the arguments. Otherwise it is the
         parameter it was written as."""
-        assert self._wrap is not None
-        key, raw, flag = self._wrap
-        self._wrap = None
+        assert self._held_wrapper is not None
+        key, raw, flag = self._held_wrapper
+        self._held_wrapper = None
         inner = self._wrapped(raw) if unwrap else None
         if inner is not None:
             if inner:
-                self._emit(out, compact_json(inner)[1:-1])
-                self._members = len(inner)
+                self._add_args(out, compact_json(inner)[1:-1])
+                self._member_count = len(inner)
             return
         plan, types = value_plan(None)
         if flag is not None:
@@ -989,8 +993,8 @@ class XmlParamsParser(ToolParser):
             text = convert_value(raw, types)
         else:
             text = raw if raw in LITERALS else json_quote(raw)
-        self._emit(out, ("," if self._members else "") + json_quote(key) + ":" + text)
-        self._members += 1
+        self._add_args(out, ("," if self._member_count else "") + json_quote(key) + ":" + text)
+        self._member_count += 1
 
     def _wrapped(self, raw: str) -> dict[str, Any] | None:
         try:
@@ -1019,17 +1023,17 @@ class XmlParamsParser(ToolParser):
         else:
             safe = end
         if safe > pos:
-            if self._cdata_base == _V_STRING:
-                self._emit(out, json_quote(buf[pos:safe])[1:-1])
+            if self._state_after_cdata == _V_STRING:
+                self._add_args(out, json_quote(buf[pos:safe])[1:-1])
             else:
                 self._held.append(buf[pos:safe])
         if end < 0:
             if final:
-                self._vstate = self._cdata_base
+                self._value_state = self._state_after_cdata
                 self._finish_value(out, "")
                 return n
             return -(safe + 1) if safe < n else safe
-        self._vstate = self._cdata_base
+        self._value_state = self._state_after_cdata
         return end + len(_CDATA_CLOSE)
 
     def _json_args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
@@ -1046,13 +1050,13 @@ class XmlParamsParser(ToolParser):
             if fresh and delta:
                 delta = delta[1:]  # the ``{`` already emitted
             if delta:
-                self._emit(out, delta)
+                self._add_args(out, delta)
             if not args.done:
                 if args.error:
-                    self._end(out, incomplete=True)
+                    self._close_call(out, incomplete=True)
                     return pos
                 if final:
-                    self._end(out, incomplete=True, tail=buf[pos:])
+                    self._close_call(out, incomplete=True, tail=buf[pos:])
                     return n
                 return -(pos + 1) if pos < n else pos
             self._mode = _AFTER_ARGS
@@ -1061,16 +1065,16 @@ class XmlParamsParser(ToolParser):
             self._param_gap.append(buf[pos:ws])  # text again if junk follows
         if ws == n:
             return ws
-        if not final and self._call_prefix.holds(buf, ws):
+        if not final and self._call_partial.holds(buf, ws):
             return -(ws + 1)
         for closer in (self.CALL_CLOSE, self.BLOCK_CLOSE):
             if closer and buf.startswith(closer, ws):
                 if closer == self.BLOCK_CLOSE:
                     self._in_block = False
-                self._end(out, incomplete=False)
+                self._close_call(out, incomplete=False)
                 return ws + len(closer)
         gap = "".join(self._param_gap)
-        self._end(out, incomplete=True)
+        self._close_call(out, incomplete=True)
         if gap:
             out.append(Text(gap))
         return ws  # the junk is text
@@ -1078,7 +1082,7 @@ class XmlParamsParser(ToolParser):
     def _literal(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """A value that may be exactly ``true``, ``false`` or ``null``: bounded hold."""
         n = len(buf)
-        finder = self._term_finder
+        finder = self._terminator_finder
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
         candidate = buf[pos:end]
         if candidate.endswith("\n") and self.STRIP_NEWLINES:
@@ -1086,7 +1090,7 @@ class XmlParamsParser(ToolParser):
         literals = LITERALS if self._plan == AUTO else ("null",)
         if marker is not None or final:
             if candidate in literals:
-                self._vstate = _V_HELD
+                self._value_state = _V_HELD
                 self._finish_value(out, candidate)
                 if marker is None:
                     return n
@@ -1095,8 +1099,8 @@ class XmlParamsParser(ToolParser):
         elif any(lit.startswith(candidate) for lit in literals):
             return -(pos + 1)  # still may become a literal
         # Not a literal: a string after all, streamed from its first character.
-        self._vstate = _V_STRING
-        self._emit(out, '"')
+        self._value_state = _V_STRING
+        self._add_args(out, '"')
         self._key_open = False
         return pos
 
@@ -1112,22 +1116,22 @@ class XmlParamsParser(ToolParser):
             self._release_stem(out, rest)
             return
         if mode == _JSON:
-            assert self._json is not None
-            self._json._calls = self._calls
-            self._json._end_of_stream(rest, out)
+            assert self._json_block is not None
+            self._json_block._calls = self._calls
+            self._json_block._end_of_stream(rest, out)
             return
         if mode == _ARGS or mode == _AFTER_ARGS:
             gap = "".join(self._param_gap) if mode == _AFTER_ARGS else ""
-            self._end(out, incomplete=True, tail="" if gap or mode == _AFTER_ARGS else rest)
+            self._close_call(out, incomplete=True, tail="" if gap or mode == _AFTER_ARGS else rest)
             if mode == _AFTER_ARGS and gap + rest:
                 out.append(Text(gap + rest))
             return
         if mode in (_CALL, _KEY, _VALUE):
-            if self._vstate == _V_CDATA:
-                self._vstate = self._cdata_base
-            if mode == _VALUE and self._vstate in (_V_HELD, _V_LITERAL):
+            if self._value_state == _V_CDATA:
+                self._value_state = self._state_after_cdata
+            if mode == _VALUE and self._value_state in (_V_HELD, _V_LITERAL):
                 self._finish_value(out, "")
-            self._end(out, incomplete=True)
+            self._close_call(out, incomplete=True)
             self._release_raw(out, rest)
             return
         if mode == _HEADER or mode == _BLOCK:

@@ -208,9 +208,9 @@ class MiniMaxM3Parser(XmlParamsParser):
         super().__init__(tools, id_prefix=id_prefix)
         # ``feed``'s string shortcut: a chunk without ']' holds no NS, nor a cut one, and
         # values keep their newlines.
-        self._term_start = NS[0]
+        self._terminator_lead = NS[0]
         self._hold_newline = False
-        self._close_end = ">"
+        self._closer_last_char = ">"
 
     def _member_pattern(self) -> str | None:
         """A whole parameter is ``NS<KEY>`` text without ``NS`` and ``NS</KEY>`` (see the
@@ -241,14 +241,14 @@ class MiniMaxM3Parser(XmlParamsParser):
         self._streams = self._schema is None or plan in (STRING, NULLABLE_STRING)
         self._stack: list[str] = []
         self._held = []
-        self._vstate = _V_START
-        self._emit(out, ("," if self._members else "") + json_quote(key) + ":")
-        self._members += 1
+        self._value_state = _V_START
+        self._add_args(out, ("," if self._member_count else "") + json_quote(key) + ":")
+        self._member_count += 1
         self._key_open = True
 
     def _value(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
-        if self._vstate == _V_START:
+        if self._value_state == _V_START:
             ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
             if ws > pos:
                 self._held.append(buf[pos:ws])
@@ -264,17 +264,17 @@ class MiniMaxM3Parser(XmlParamsParser):
                     return pos + len(self._closer)
                 if not final and n - pos < len(self._closer) and self._closer.startswith(buf[pos:]):
                     return -(pos + 1)
-                self._vstate = _V_HELD  # child elements (or a missing closer)
+                self._value_state = _V_HELD  # child elements (or a missing closer)
             elif not final and n - pos < len(NS) and NS.startswith(buf[pos:]):
                 return -(pos + 1)
             elif self._streams:
-                self._vstate = _V_STRING
-                self._emit(out, '"' + json_quote("".join(self._held))[1:-1])
+                self._value_state = _V_STRING
+                self._add_args(out, '"' + json_quote("".join(self._held))[1:-1])
                 self._held = []
                 self._key_open = False
             else:
-                self._vstate = _V_HELD
-        if self._vstate == _V_STRING:
+                self._value_state = _V_HELD
+        if self._value_state == _V_STRING:
             return self._stream_string(buf, pos, out, final)
         return self._hold(buf, pos, out, final)
 
@@ -290,7 +290,7 @@ class MiniMaxM3Parser(XmlParamsParser):
             if i < 0:
                 end = n if final else _NS_PARTIAL.start(buf, pos)
                 if end > pos:
-                    self._emit(out, json_quote(buf[pos:end])[1:-1])
+                    self._add_args(out, json_quote(buf[pos:end])[1:-1])
                 if final:
                     self._finish_value(out, "")
                     return n
@@ -301,10 +301,10 @@ class MiniMaxM3Parser(XmlParamsParser):
                 return i + len(self._closer) if buf.startswith(self._closer, i) else i
             if not final and n - i < longest and any(c.startswith(buf[i:]) for c in closers):
                 if i > pos:
-                    self._emit(out, json_quote(buf[pos:i])[1:-1])
+                    self._add_args(out, json_quote(buf[pos:i])[1:-1])
                 return -(i + 1)
             end = i + len(NS)  # a namespace token inside the text: kept as text
-            self._emit(out, json_quote(buf[pos:end])[1:-1])
+            self._add_args(out, json_quote(buf[pos:end])[1:-1])
             pos = end
 
     def _hold(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
@@ -352,18 +352,18 @@ class MiniMaxM3Parser(XmlParamsParser):
             pos = m.end()
 
     def _finish_value(self, out: list[Event], piece: str) -> None:
-        if self._vstate == _V_STRING:
-            self._emit(out, json_quote(piece)[1:] if piece else '"')
+        if self._value_state == _V_STRING:
+            self._add_args(out, json_quote(piece)[1:] if piece else '"')
         else:
             self._held.append(piece)
             raw = "".join(self._held)
             parsed = _parse_body(raw, 0, None, 1)
-            self._emit(
+            self._add_args(
                 out, json_quote(raw) if parsed is None else convert_element(parsed[0], self._schema)
             )
         self._held = []
         self._key_open = False
-        self._vstate = _V_START
+        self._value_state = _V_START
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
