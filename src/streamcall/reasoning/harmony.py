@@ -48,21 +48,23 @@ class HarmonyReasoningParser(ReasoningParser):
         super().__init__(name)
         # prompt_opened: the prompt ended with '<|channel|>analysis<|message|>'.
         self._mode = BODY if prompt_opened else TEXT
-        self._kind = _REASONING
-        self._outside = MarkerFinder((_START, _CHANNEL))
-        self._header = MarkerFinder((_MESSAGE, _START))
-        self._body = MarkerFinder((*_TERMINATORS, _START, _CHANNEL))
+        self._body_kind = _REASONING
+        self._message_finder = MarkerFinder((_START, _CHANNEL))
+        self._header_end_finder = MarkerFinder((_MESSAGE, _START))
+        self._body_end_finder = MarkerFinder((*_TERMINATORS, _START, _CHANNEL))
 
     @property
     def in_reasoning(self) -> bool:
-        return self._mode == BODY and self._kind == _REASONING
+        return self._mode == BODY and self._body_kind == _REASONING
 
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
         while pos < n:
             if self._mode == TEXT:
                 end, resume, marker = (
-                    self._outside.find_final(buf, pos) if final else self._outside.find(buf, pos)
+                    self._message_finder.find_final(buf, pos)
+                    if final
+                    else self._message_finder.find(buf, pos)
                 )
                 if end > pos:
                     out.append(Text(buf[pos:end]))
@@ -73,7 +75,7 @@ class HarmonyReasoningParser(ReasoningParser):
             elif self._mode == HEADER:
                 # buf[pos:] starts with <|start|> or <|channel|>.
                 first = _START if buf.startswith(_START, pos) else _CHANNEL
-                end, resume, marker = self._header.find(buf, pos + len(first))
+                end, resume, marker = self._header_end_finder.find(buf, pos + len(first))
                 if marker is not None and resume - pos > _MAX_HEADER:
                     marker = None  # too far away to belong to this header
                     end = n
@@ -83,11 +85,11 @@ class HarmonyReasoningParser(ReasoningParser):
                     channel = m.group(1) if m is not None else ""
                     addressed = " to=" in header or "\tto=" in header
                     if channel == "analysis" and not addressed:
-                        self._kind = _REASONING
+                        self._body_kind = _REASONING
                     elif channel == "final" and not addressed:
-                        self._kind = _FINAL
+                        self._body_kind = _FINAL
                     else:
-                        self._kind = _RAW
+                        self._body_kind = _RAW
                         out.append(Text(header))
                     self._mode = BODY
                     pos = resume
@@ -107,15 +109,17 @@ class HarmonyReasoningParser(ReasoningParser):
                 return pos
             else:  # BODY
                 end, resume, marker = (
-                    self._body.find_final(buf, pos) if final else self._body.find(buf, pos)
+                    self._body_end_finder.find_final(buf, pos)
+                    if final
+                    else self._body_end_finder.find(buf, pos)
                 )
                 if end > pos:
                     piece = buf[pos:end]
-                    out.append(Reasoning(piece) if self._kind == _REASONING else Text(piece))
+                    out.append(Reasoning(piece) if self._body_kind == _REASONING else Text(piece))
                 if marker is None:
                     return end
                 if marker in _TERMINATORS:
-                    if self._kind == _RAW:
+                    if self._body_kind == _RAW:
                         out.append(Text(marker))
                     self._mode = TEXT
                     pos = resume
