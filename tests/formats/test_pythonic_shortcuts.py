@@ -1,5 +1,6 @@
-"""The pythonic engine's shortcuts give what its general path gives (seed 004: a fast path
-is kept only if it measures faster, and is proved equal to the path it shortcuts).
+"""The pythonic engine's shortcuts give what its general path gives (a fast path is kept
+only if it measures faster, docs/performance.md, and is proved equal to the path it
+shortcuts).
 
 The shortcuts (``_pycalls.py``): ``feed`` hands a chunk inside a call's arguments straight
 to ``_args``, and a chunk inside a long string straight to its body regex
@@ -192,7 +193,7 @@ def test_shortcuts_equal_the_general_path_on_generated_calls(
 
 
 def test_the_shortcuts_are_on() -> None:
-    """They measured faster (A/B figures in ``_pycalls.py``); seed 004 pins such paths on."""
+    """They measured faster (docs/performance.md), so a test pins them on."""
     parser = PythonicCallsParser()
     assert parser._member_re is _pycalls._MEMBER
     assert parser._string_rest is _pycalls._STRING_REST

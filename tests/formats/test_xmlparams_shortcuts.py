@@ -1,5 +1,6 @@
-"""The XML-parameter engine's shortcuts give what its general path gives (seed 004: a fast
-path is kept only if it measures faster, and is proved equal to the path it shortcuts).
+"""The XML-parameter engine's shortcuts give what its general path gives (a fast path is
+kept only if it measures faster, docs/performance.md, and is proved equal to the path it
+shortcuts).
 
 The shortcuts: ``feed`` hands a chunk between parameters straight to ``_whole_params`` (and
 holds a short parameter that the chunk cuts), and a chunk inside a string value or a held
@@ -200,8 +201,8 @@ def test_dsml_flags_through_the_shortcut() -> None:
 
 @pytest.mark.parametrize("fmt", XML_FORMATS)
 def test_the_shortcuts_are_on(fmt: str) -> None:
-    """They measured faster (see the header of ``_xmlparams``); seed 004 pins such a path
-    on. A short parameter cut by a chunk comes out whole with the next chunk, as one event."""
+    """They measured faster (docs/performance.md), so a test pins them on. A short parameter
+    cut by a chunk comes out whole with the next chunk, as one event."""
     parser = parser_class(fmt)()
     assert parser._member_re is not None
     assert parser._terminator_lead is not None

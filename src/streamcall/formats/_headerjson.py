@@ -48,12 +48,9 @@ repeats one (``id~2``).
 Most chunks of a long call fall inside its arguments. ``feed`` hands such a chunk to the
 argument scanner directly when no stop marker can begin in it (every stop marker starts
 with the same one or two characters, so that is one ``in`` test), skipping the marker
-search and the mode dispatch: 1.77 against 2.47 µs per chunk on many small keys, 1.17
-against 1.88 on one long string value (DeepSeek V3.1, 64 KB in 7-character chunks; the
-other configurations alike; A/B in CPU time); a chunk that holds a marker's lead costs no
-more than it did. Tests prove it equal to the general loop and pin it on. Whole small
-members are then read with one regex (``ArgsStreamer.push_more``): many small keys 1.86 ->
-1.29 µs per chunk on DeepSeek V3, 1.82 -> 1.31 on Kimi K2 and Mistral (A/B, CPU time).
+search and the mode dispatch; whole small members are then read with one regex
+(``ArgsStreamer.push_more``). Tests prove it equal to the general loop and pin it on (it
+measured faster: docs/performance.md).
 """
 
 from __future__ import annotations

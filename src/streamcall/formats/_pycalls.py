@@ -72,11 +72,8 @@ plain keyword, ``=``, a bare scalar or a short string with no backslash, ``,``) 
 with about one regex per chunk, whichever token the chunk begins in (``_MEMBER``,
 ``_SCALAR_REST``, ``_STRING_REST``, ``_VALUE_REST``). After every chunk they have emitted
 what the general path emits and left its state; tests/formats/test_pythonic_shortcuts.py
-switches each off and compares chunk by chunk. Measured at 64 KB in 7-character chunks, A/B
-in CPU time (best of 9, interleaved) against the engine without them, for each of the four
-formats: many small keys 3.2 -> 1.65 µs per chunk (0.52x), one long string 2.0 -> 1.4 µs
-(0.70x); nested values and positional arguments, which take the general path, 5-7% faster
-(one event per chunk); plain text the same.
+switches each off and compares chunk by chunk. They are kept because they measured faster
+(docs/performance.md).
 """
 
 from __future__ import annotations

@@ -53,28 +53,18 @@ while it is held, chunks that cannot close it are added to it unread, as long as
 follows its header stays within 8 characters plus its closer's length less one. A longer
 value streams (or is held in parts) as above.
 
-Shortcuts (seed 004: each measured faster, and proved equal to the general path by
-``tests/formats/test_xmlparams_shortcuts.py``, which switches them off). The general path
-is ``FeedLoop.feed`` into ``_run_modes``, one mode step at a time, and ``_open_param``,
-``_value``, ``_finish_value`` for each parameter. ``feed`` takes a chunk that starts
-between parameters straight to ``_whole_params``, which reads a whole short parameter
-(opener, header, a value holding no terminator's first character, closer) with one regex
-(``_member_pattern``: opener and header are atomic groups, so they match what the general
-path matches) and emits its ``"key":value`` as one piece, holding a cut one as above;
-``_run_modes`` uses it between parameters too. ``feed`` takes a chunk inside a string value or
-a held value straight to the delta or to the held parts when no terminator is in sight.
-The argument pieces of one chunk leave as one ``ToolCallArgs`` (events cost more than the
-join). ``value_plan`` plans a ``{"type": NAME}`` schema once per type name. Measured by
-interleaved A/B in CPU time against the engine before them (64 KB of arguments in
-7-character chunks, per chunk): many small parameters 2.56 -> 1.27 µs (qwen3_coder;
-seed_oss, minicpm5, minimax_m2, step3, step3p5 likewise about 0.5x; glm, hy_v3 and DSML,
-whose general path was cheaper, about 0.63x); one long string value 1.60 -> 1.20 µs; one
-long object-typed value 1.08 -> 0.53 µs. Each one off against all on (object form unless
-said): the whole-parameter regex 2.67 -> 1.25, the holds 3.69 -> 1.23, adding unread to
-a held parameter 1.43 -> 1.24, the value chunks taken directly 2.03 -> 1.21 (string form)
-and 1.19 -> 0.53 (object-typed value), one event per chunk 1.33 -> 1.26, the plan per
-type name 1.37 -> 1.29 µs (qwen3_coder). A trie instead of an alternation of prefixes in
-the regex measured 8% slower, and was not kept.
+Shortcuts, each kept because it measured faster (docs/performance.md) and proved equal to
+the general path by ``tests/formats/test_xmlparams_shortcuts.py``, which switches them off.
+The general path is ``FeedLoop.feed`` into ``_run_modes``, one mode step at a time, and
+``_open_param``, ``_value``, ``_finish_value`` for each parameter. ``feed`` takes a chunk
+that starts between parameters straight to ``_whole_params``, which reads a whole short
+parameter (opener, header, a value holding no terminator's first character, closer) with
+one regex (``_member_pattern``: opener and header are atomic groups, so they match what the
+general path matches) and emits its ``"key":value`` as one piece, holding a cut one as
+above; ``_run_modes`` uses it between parameters too. ``feed`` takes a chunk inside a
+string value or a held value straight to the delta or to the held parts when no terminator
+is in sight. The argument pieces of one chunk leave as one ``ToolCallArgs`` (an event costs
+more than the join).
 
 A block whose first non-blank character is ``{`` holds Hermes-style JSON calls when
 ``JSON_BODY`` is set (Qwen2.5, QwQ and Qwen3 write ``<tool_call>{"name": ..., "arguments":
@@ -181,7 +171,7 @@ _MAX_CUT_VALUE = 8
 
 def any_prefix(words: Iterable[str]) -> str:
     """A regex group for any non-empty prefix of ``words``: an alternation, longest first
-    (measured faster than a trie of nested optional groups)."""
+    (rather than a trie of nested optional groups, which measured slower)."""
     cuts = {w[:i] for w in words for i in range(1, len(w) + 1)}
     return "(?:" + "|".join(map(re.escape, sorted(cuts, key=len, reverse=True))) + ")"
 

@@ -19,24 +19,25 @@ AFTER, STRING, SCALAR) -> CLOSE (``<tool_call|>``). The call is complete when it
 stream, ends it ``incomplete`` (its arguments are whole) and the rest is text.
 
 The arguments are converted to compact JSON and streamed while they are written (vLLM
-and the Rust crate of seed 001 emit them only when the call is complete). Every emitted
-piece is final, so any prefix of the deltas is a prefix of the final JSON:
+and vLLM's Rust crate, ``rust/src/tool-parser/src/gemma4.rs``, emit them only when the call
+is complete). Every emitted piece is final, so any prefix of the deltas is a prefix of the
+final JSON:
 
 - a bare scalar is held until its terminator says where it ends, then typed and emitted
   (so a split ``tru|e`` or ``4|2`` is never emitted early, vLLM #39114);
 - a ``,`` is emitted only when the next member starts, so trailing commas vanish;
 - a bare key is held until its ``:``.
 
-What it holds back: a partial ``<|tool_call>`` in text; the header until ``{``; a key
-until ``:``; a scalar until its terminator; a partial ``<|"|>`` (or ``<tool_call|>``) at
-the end of the buffer. A common member (a plain key with a bare scalar or a short string)
-cut by the end of the buffer is held whole, up to 64 characters, so that it leaves in one
-piece: the shortcut in ``_args`` that reads such members with one regex (1.66 against
-2.46 µs per chunk on many small keys, A/B in CPU time; a test proves it equal to the
-general path). ``<tool_call|>`` inside a ``<|"|>`` string is content. An end
-marker reached while containers are still open closes them and ends the call
-``incomplete``; so does the end of the stream. Malformed markup closes a started call
-the same way and releases the rest as text; a header that never completes is text.
+What it holds back: a partial ``<|tool_call>`` in text; the header until ``{``; a key until
+``:``; a scalar until its terminator; a partial ``<|"|>`` (or ``<tool_call|>``) at the end
+of the buffer. A common member (a plain key with a bare scalar or a short string) cut by the
+end of the buffer is held whole, up to 64 characters, so that it leaves in one piece: the
+shortcut in ``_args`` that reads such members with one regex (a test proves it equal to the
+general path; docs/performance.md has what it bought). ``<tool_call|>`` inside a ``<|"|>``
+string is content. An end marker reached while containers are still open closes them and
+ends the call ``incomplete``; so does the end of the stream. Malformed markup closes a
+started call the same way and releases the rest as text; a header that never completes is
+text.
 """
 
 from __future__ import annotations

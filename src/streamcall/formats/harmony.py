@@ -40,11 +40,9 @@ by a terminator or by the end of the stream ends ``incomplete`` with its JSON cl
 
 Most chunks of a long call fall inside its arguments. ``feed`` hands such a chunk to the
 argument scanner directly when no token can begin in it (no ``<|``), skipping the token
-search and the mode dispatch: 1.76 against 2.44 µs per chunk on many small keys, 1.12
-against 1.81 on one long string value (64 KB in 7-character chunks, A/B in CPU time); a
-chunk that holds ``<|`` costs no more than it did. Tests prove it equal to the general loop
-and pin it on. Whole small members are then read with one regex (``ArgsStreamer.push_more``):
-many small keys 1.84 -> 1.32 µs per chunk (A/B, CPU time).
+search and the mode dispatch; whole small members are then read with one regex
+(``ArgsStreamer.push_more``). Tests prove it equal to the general loop and pin it on (it
+measured faster: docs/performance.md).
 """
 
 from __future__ import annotations
