@@ -145,6 +145,7 @@ from streamcall.formats.schema import (
     load_json,
     tool_properties,
     value_plan,
+    whole_value_json,
 )
 
 __all__ = ["XmlParamsParser", "any_prefix"]
@@ -806,18 +807,7 @@ class XmlParamsParser(ToolParser):
             flag = m.group("string")
             if flag is not None:
                 plan = STRING if flag == "true" else HELD
-        if plan == STRING:
-            text = json_quote(value)
-        elif plan == HELD:
-            text = convert_value(value, types)
-        elif plan == AUTO:
-            if value[:1] in AUTO_JSON_START:
-                text = convert_value(value, types)
-            else:
-                text = value if value in LITERALS else json_quote(value)
-        else:  # NULLABLE_STRING
-            text = "null" if value == "null" else json_quote(value)
-        return json_quote(key) + ":" + text
+        return json_quote(key) + ":" + whole_value_json(plan, types, value)
 
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key = m.group("key").strip()
@@ -974,15 +964,10 @@ class XmlParamsParser(ToolParser):
                 self._add_args(out, compact_json(inner)[1:-1])
                 self._member_count = len(inner)
             return
-        plan, types = value_plan(None)
+        plan, types = value_plan(None)  # the wrapper is not in the schema: untyped
         if flag is not None:
             plan = STRING if flag == "true" else HELD
-        if plan == STRING:
-            text = json_quote(raw)
-        elif plan == HELD or raw[:1] in AUTO_JSON_START:
-            text = convert_value(raw, types)
-        else:
-            text = raw if raw in LITERALS else json_quote(raw)
+        text = whole_value_json(plan, types, raw)
         self._add_args(out, ("," if self._member_count else "") + json_quote(key) + ":" + text)
         self._member_count += 1
 

@@ -29,7 +29,8 @@ about a schema (once per call or per parameter) and converts a value that is who
   An ``enum`` or ``const`` types a value by its members; ``properties`` or ``items``
   without a ``type`` mean an object or an array.
 - ``convert_value(raw, types)``: the JSON text of a held value (see its docstring for the
-  rules: a value becomes JSON of a type the schema allows, else the string it is).
+  rules: a value becomes JSON of a type the schema allows, else the string it is);
+  ``whole_value_json(plan, types, raw)``: a whole value by its plan, as streaming it gives.
 - ``container_schema`` and ``convert_element``: the same typing for a tree of elements
   (MiniMax-M3, whose parameters hold nested elements), following vLLM's conversion.
 
@@ -64,6 +65,7 @@ __all__ = [
     "schema_properties",
     "tool_properties",
     "value_plan",
+    "whole_value_json",
 ]
 
 # value plans
@@ -235,6 +237,22 @@ def _general_plan(schema: Any) -> tuple[int, frozenset[str]]:
     if not types:
         return AUTO, frozenset()
     return HELD, frozenset(types)
+
+
+def whole_value_json(plan: int, types: frozenset[str], raw: str) -> str:
+    """The JSON text of a value read whole, by its plan: what streaming it by that plan
+    gives, at once. ``STRING``: the string; ``HELD``: ``convert_value``; ``AUTO``: JSON if
+    its first character is in ``AUTO_JSON_START``, one of ``LITERALS`` as it is, else the
+    string; ``NULLABLE_STRING``: ``null`` if it is exactly that, else the string."""
+    if plan == STRING:
+        return json_quote(raw)
+    if plan == HELD:
+        return convert_value(raw, types)
+    if plan == AUTO:
+        if raw[:1] in AUTO_JSON_START:
+            return convert_value(raw, types)
+        return raw if raw in LITERALS else json_quote(raw)
+    return "null" if raw == "null" else json_quote(raw)  # NULLABLE_STRING
 
 
 def _reject_constant(name: str) -> Any:
