@@ -18,6 +18,7 @@ import pytest
 
 from chat_template_scores import ROOT, counts, manifest, outcomes, report
 from streamcall import Detected, detect, formats, reasoning_formats
+from streamcall.cli import main as cli_main
 from streamcall.detect import (
     REASONING_FINGERPRINTS,
     SAME_SYNTAX,
@@ -385,3 +386,20 @@ def test_a_large_template_is_read_in_one_pass() -> None:
     big = HERMES + "{# " + "x" * 2_000_000 + " #}" + THINKING
     found = detect_template(big, model="Qwen/Qwen3-8B")
     assert (found.format, found.reasoning) == ("hermes", "qwen3")
+
+
+# -- the command line --------------------------------------------------------------------------
+
+
+def test_cli_detect(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["detect", str(ROOT / "llama.cpp" / "Kimi-K2-Thinking.jinja")]) == 0
+    out = capsys.readouterr().out
+    assert "tool-call format:  kimi_k2\nreasoning format:  kimi_k2\n" in out
+    assert "response template: no\nwhy: tool calls: the chat template writes" in out
+    d = tmp_path / "m"
+    _write_json(d / "tokenizer_config.json", {"response_template": RESPONSE_TEMPLATE})
+    assert cli_main(["detect", str(d), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["format"], row["reasoning"], row["template"]) == ("hf", "hf", RESPONSE_TEMPLATE)
+    assert cli_main(["detect", str(tmp_path / "nope")]) == 2
+    assert "no such file or directory" in capsys.readouterr().err
