@@ -1,29 +1,32 @@
-"""One side of ``python -m benchmarks ab``: the formats benchmark, measured in this process.
+"""One side of ``python -m benchmarks ab``: the formats benchmark's runs, one on each request.
 
-``benchmarks/ab.py`` runs this as ``python -S -m benchmarks._ab_side REQUEST`` with
-``PYTHONPATH`` set to one commit's ``src/`` followed by the root of the checkout that runs
-``ab``. So ``streamcall`` is that commit's, while the measuring code (this file,
+``benchmarks/ab.py`` starts this as ``python -S -m benchmarks._ab_side SRC`` with
+``PYTHONPATH`` set to one commit's ``src/`` (SRC) followed by the root of the checkout that
+runs ``ab``. So ``streamcall`` is that commit's, while the measuring code (this file,
 ``benchmarks/formats.py`` and ``benchmarks/_util.py``) is the same for both sides. ``-S``
 keeps the virtualenv's site-packages, and with it an editable install of some other
 checkout, off the path; the core needs nothing beyond the standard library. The imported
-``streamcall`` is checked against the requested ``src/`` before anything is measured.
+``streamcall`` is checked against SRC before anything is measured.
 
 It touches ``streamcall`` only through public names and ``streamcall.formats.registry``'s
 ``formats``, ``parser_class`` (for ``render``) and ``tool_parser``, so that it runs on
 both sides of a redesign.
 
-REQUEST is JSON: ``{"src": path, "targets": [label, ...] | null, "sizes": [bytes, ...],
-"repeat": n}``. With ``targets`` null it lists this side's targets (every format that
-renders its own wire syntax, and the formats benchmark's extra rows) and measures nothing.
-Otherwise, for each target and each argument shape (``str``, ``obj``) and size, it times
-``repeat`` fresh parsers fed the rendered call in 7-character chunks (CPU time, best of
-``repeat``) and, at the largest size, feeds it once more, untimed, to fingerprint the
-rendered text and the coalesced result (the text, and each call's name, arguments and
-completeness), and to check the result against the arguments rendered. A target that fails on this side (not registered, no
-renderer, an exception) gets its reason instead of figures.
+Protocol: one JSON object a line on stdout for each JSON request a line on stdin, so that
+``ab`` can run the two sides in lockstep, one timed run on each in turn.
 
-It prints one JSON object: ``{"streamcall": file, "targets": [...]}`` (or ``{"listed":
-[...]}``).
+- first, unasked: ``{"streamcall": file}``;
+- ``{"op": "list"}``: ``{"listed": [label, ...]}``, every format that renders its own wire
+  syntax and the formats benchmark's extra rows (``VARIANTS``);
+- ``{"op": "time", "label": l, "shape": "str"|"obj", "size": bytes}``: ``{"t": seconds,
+  "chunks": n}``, the CPU time of one fresh parser fed that rendered call in 7-character
+  chunks (``formats.stream_time``), and the number of chunks;
+- ``{"op": "check", ...}`` (same keys): ``{"digest", "input", "ok"}``, one more untimed run
+  fingerprinting the rendered text and the coalesced result (the text, and each call's
+  name, arguments and completeness), and whether that is the call rendered.
+
+A target that fails on this side (not registered, no renderer, an exception) answers
+``{"error": reason}``. The input of the last target asked is kept until another is asked.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from pathlib import Path
 from typing import Any
 
 Render = Callable[[list[tuple[str, dict[str, Any]]]], str]
-SHAPES = ("str", "obj")
+# fmt, pieces, tools, arguments rendered
+Prepared = tuple[str, list[str], list[dict[str, Any]], dict[str, Any]]
 
 
 def _check_import(src: str) -> str:
@@ -78,6 +82,28 @@ def _resolve(label: str, known: dict[str, tuple[str, Render]]) -> tuple[str, Ren
     raise LookupError(f"{label!r} is not a target of the formats benchmark on this side")
 
 
+_ARGS: dict[tuple[str, int], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+
+
+def _args(shape: str, size: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The formats benchmark's arguments and tools, built once per process (``object_args``
+    takes most of a second at 64 KB, longer than measuring a format)."""
+    from benchmarks.formats import object_args, string_args, tools_for
+
+    if (shape, size) not in _ARGS:
+        args = (string_args if shape == "str" else object_args)(size)
+        _ARGS[shape, size] = (args, tools_for(args))
+    return _ARGS[shape, size]
+
+
+def _prepare(label: str, shape: str, size: int, known: dict[str, tuple[str, Render]]) -> Prepared:
+    from benchmarks.formats import chunks_of
+
+    fmt, render = _resolve(label, known)
+    args, tools = _args(shape, size)
+    return fmt, chunks_of(render([("f", args)])), tools, args
+
+
 def _fingerprint(fmt: str, pieces: list[str], tools: list[dict[str, Any]], args: Any) -> Any:
     from streamcall import Text, ToolCallEnd, ToolCallStart
     from streamcall.formats.registry import tool_parser
@@ -105,57 +131,39 @@ def _fingerprint(fmt: str, pieces: list[str], tools: list[dict[str, Any]], args:
     return {"digest": digest, "input": rendered, "ok": ok}
 
 
-_ARGS: dict[tuple[str, int], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+def serve(src: str) -> None:
+    from benchmarks.formats import stream_time
 
+    out = sys.stdout
 
-def _args(shape: str, size: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The formats benchmark's arguments and tools, built once per process (``object_args``
-    takes most of a second at 64 KB, longer than measuring a format)."""
-    from benchmarks.formats import object_args, string_args, tools_for
+    def reply(obj: dict[str, Any]) -> None:
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
 
-    if (shape, size) not in _ARGS:
-        args = (string_args if shape == "str" else object_args)(size)
-        _ARGS[shape, size] = (args, tools_for(args))
-    return _ARGS[shape, size]
-
-
-def _measure(fmt: str, render: Render, sizes: list[int], repeat: int) -> dict[str, Any]:
-    from benchmarks.formats import chunks_of, stream_time
-
-    shapes: dict[str, Any] = {}
-    for shape in SHAPES:
-        times = []
-        chunks = 0
-        check: Any = None
-        for size in sizes:
-            args, tools = _args(shape, size)
-            pieces = chunks_of(render([("f", args)]))
-            times.append(stream_time(fmt, pieces, tools, repeat=repeat))
-            chunks = len(pieces)
-            if size == sizes[-1]:
-                check = _fingerprint(fmt, pieces, tools, args)
-        shapes[shape] = {"times": times, "chunks": chunks, **check}
-    return shapes
-
-
-def main(request: dict[str, Any]) -> dict[str, Any]:
-    where = _check_import(request["src"])
+    reply({"streamcall": _check_import(src)})
     known = _targets()
-    if request["targets"] is None:
-        return {"streamcall": where, "listed": list(known)}
-    out = []
-    for label in request["targets"]:
-        row: dict[str, Any] = {"label": label}
+    key: tuple[str, str, int] | None = None
+    prepared: Prepared | None = None
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["op"] == "list":
+            reply({"listed": list(known)})
+            continue
         try:
-            fmt, render = _resolve(label, known)
-            row["shapes"] = _measure(fmt, render, request["sizes"], request["repeat"])
+            asked = (request["label"], request["shape"], request["size"])
+            if asked != key or prepared is None:
+                key, prepared = asked, None
+                prepared = _prepare(*asked, known)
+            fmt, pieces, tools, args = prepared
+            if request["op"] == "time":
+                reply({"t": stream_time(fmt, pieces, tools, repeat=1), "chunks": len(pieces)})
+            else:
+                reply(_fingerprint(fmt, pieces, tools, args))
         except LookupError as exc:
-            row["error"] = str(exc.args[0])
+            reply({"error": str(exc.args[0])})
         except Exception as exc:
-            row["error"] = f"{type(exc).__name__}: {exc}"
-        out.append(row)
-    return {"streamcall": where, "targets": out}
+            reply({"error": f"{type(exc).__name__}: {exc}"})
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(json.loads(sys.argv[1]))))
+    serve(sys.argv[1])

@@ -56,19 +56,22 @@ def test_a_row_failed_on_one_side_keeps_the_other_sides_figure() -> None:
         ab.Side("new", None, "b" * 40, "working tree", Path("new")),
     ]
     gone = ab.Row("gone", "str", errors={"new": "format 'gone' is not registered on this side"})
-    gone.times["old"] = [[1e-3, 4e-3]]
+    gone.samples["old"] = [[1e-3], [4e-3]]
     gone.chunks["old"] = 1000
-    kept = ab.Row("kept", "str", times={"old": [[1e-3, 4e-3]], "new": [[1e-3, 4.2e-3]]})
+    kept = ab.Row("kept", "str", samples={"old": [[1e-3], [4e-3]], "new": [[1e-3], [4.2e-3]]})
+    kept.pairs = [(0, 4e-3, 4.2e-3), (1, 4e-3, 4.4e-3), (1, 4e-3, 4e-3)]
     kept.chunks = {"old": 1000, "new": 1000}
     kept.digests = {"old": {"d"}, "new": {"d"}}
     kept.inputs = {"old": {"i"}, "new": {"i"}}
     kept.ok = {"old": True, "new": True}
-    text = ab.report(ab.Comparison(sides, [256, 1024], 1, [gone, kept], 0.0))
+    text = ab.report(ab.Comparison(sides, [256, 1024], 2, 2, [gone, kept], 0.0))
     gone_cells = next(line.split() for line in text.splitlines() if line.startswith("gone"))
     assert gone_cells[2:4] == ["4.00", "failed"]
     assert "failed: gone: new: format 'gone' is not registered on this side" in text
     kept_cells = next(line.split() for line in text.splitlines() if line.startswith("kept"))
-    assert kept_cells[2:5] == ["4.00", "4.20", "1.050"]
+    # new/old is the median of the three pairs; min and max are the two rounds' medians
+    assert kept_cells[2:7] == ["4.00", "4.20", "1.050", "1.050", "1.050"]
+    assert kept_cells[-1] == "same"
     verdict = text.splitlines()[-1]
     assert verdict.startswith("worst ratio 1.050 (kept str;")
     assert "1 row(s) failed on a side: gone str" in verdict
