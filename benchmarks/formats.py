@@ -61,7 +61,7 @@ def chunks_of(text: str) -> list[str]:
     return [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)]
 
 
-def stream_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]]) -> float:
+def stream_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]], repeat: int = 5) -> float:
     def run() -> None:
         p = tool_parser(fmt, tools=tools)
         feed = p.feed
@@ -69,7 +69,7 @@ def stream_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]]) -> flo
             feed(piece)
         p.finish()
 
-    return best_of(run, repeat=5, clock=time.process_time)
+    return best_of(run, repeat=repeat, clock=time.process_time)
 
 
 def naive_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]], sample: int) -> float:
