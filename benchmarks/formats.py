@@ -43,10 +43,15 @@ def string_args(size: int) -> dict[str, Any]:
 
 
 def object_args(size: int) -> dict[str, Any]:
+    """Small keys until ``json.dumps(args)`` reaches ``size`` (its length kept as it grows:
+    each member adds ``"key": value`` and a separator)."""
     args: dict[str, Any] = {}
     i = 0
-    while len(json.dumps(args)) < size:
-        args[f"key_{i}"] = [i, i % 3 == 0, f"v{i}", None][i % 4]
+    length = 2  # "{}"
+    while length < size:
+        key, value = f"key_{i}", [i, i % 3 == 0, f"v{i}", None][i % 4]
+        args[key] = value
+        length += len(json.dumps(key)) + 2 + len(json.dumps(value)) + (2 if i else 0)
         i += 1
     return args
 
