@@ -70,6 +70,7 @@ EXAMPLES = [
     ("XiaomiMiMo/MiMo-7B-RL", "mimo"),
     ("openbmb/MiniCPM5-8B", "minicpm5"),
     ("Team-ACE/ToolACE-8B", "pythonic"),
+    ("poolside/Laguna-XS.2", "poolside_v1"),
 ]
 
 

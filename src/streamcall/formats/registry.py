@@ -85,6 +85,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("mimo", "mimo"),
     ("minicpm5", "minicpm5"),
     ("toolace", "pythonic"),
+    ("poolside", "poolside_v1"),  # as the reasoning routing has it
     # -- base families ----------------------------------------------------------------------
     ("mistral-", "mistral"),
     ("mixtral-", "mistral"),
