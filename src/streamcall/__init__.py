@@ -72,6 +72,10 @@ from streamcall.chunks import (
 from streamcall.sse import SSEDecoder, SSEEncoder, SSEEvent
 from streamcall.stream import StreamParser
 
+# --- reading the checkpoint: which formats it writes ----------------------------------
+# isort: split
+from streamcall.detect import Detected, detect
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -79,6 +83,7 @@ __all__ = [
     "ChatAccumulator",
     "ChunkDelta",
     "ChunkError",
+    "Detected",
     "Event",
     "Finish",
     "Message",
@@ -106,6 +111,7 @@ __all__ = [
     "ValueComplete",
     "call_view",
     "decode_chunk",
+    "detect",
     "format_for_model",
     "formats",
     "output_parser",
