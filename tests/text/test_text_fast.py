@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall.text import ArgsStreamer, StopMarkers, fast
+from streamcall.text import ArgsStreamer, JsonScan, StopMarkers, fast
 
 
 def test_the_fast_reads_are_on_by_default() -> None:
@@ -49,8 +49,33 @@ def test_push_more_reads_whole_members_without_the_scan() -> None:
     ArgsStreamer.push(streamer, "{", 0)
     assert streamer.push_more('"a": 1, "b": "x", "c": tr', 0) == ('"a": 1, "b": "x", ', 18)
     assert streamer.scan.expect == 2  # a key must come: nothing was scanned
+    held = ArgsStreamer()
+    held.push('{"a": 1, "b": "x", ', 0)
+    with fast.reference():  # the reference read: what push gives, a cut member not held
+        assert held.push_more('"c": tr', 0) == ('"c": ', 5)
+
+
+class NoFeed(JsonScan):
+    """A scan whose ``feed`` (the reference read) must not run."""
+
+    __slots__ = ()
+
+    def feed(self, buf: str, pos: int, final: bool = False) -> int:
+        raise AssertionError("the reference path ran (JsonScan.feed)")
+
+
+def test_push_more_takes_plain_string_text_without_the_scan() -> None:
+    streamer = ArgsStreamer()
+    streamer.push('{"s": "abc', 0)
+    scan = NoFeed()
+    scan.stack, scan.expect, scan.in_string = ["}"], streamer.scan.expect, True
+    streamer.scan = scan
+    assert streamer.push_more("def \\n \\u00e9 g", 0) == ("def \\n \\u00e9 g", 15)
+    assert scan.in_string and streamer.text() == '{"s": "abcdef \\n \\u00e9 g'
+    with pytest.raises(AssertionError, match="reference path ran"):
+        streamer.push_more('h", "t": 1', 0)  # the string closes: the scan reads on
     with fast.reference(), pytest.raises(AssertionError, match="reference path ran"):
-        streamer.push_more('"c": true}', 0)
+        streamer.push_more("more", 0)
 
 
 def test_stop_markers_answer_a_lead_free_buffer_without_the_search() -> None:
@@ -139,3 +164,20 @@ class Nothing:
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+def test_encoded_args_read_nested_text_and_members_without_the_scan() -> None:
+    """Inside an inner string, nested string text; where a key must come, whole members:
+    decoded and released with no scan (the inner scan stays where it was)."""
+    from streamcall.text.args import MORE, EncodedArgs
+
+    encoded = EncodedArgs()
+    assert encoded.push('{\\"s\\": \\"ab', 0, False) == ('{"s": "ab', 12, MORE)
+    scan = NoFeed()
+    scan.stack, scan.expect, scan.in_string = ["}"], encoded.inner.scan.expect, True
+    encoded.inner.scan = scan
+    assert encoded.push('c \\\\\\" d', 0, False) == ('c \\" d', 8, MORE)
+    scan.in_string, scan.expect = False, 2  # as after the string's close and a ','
+    assert encoded.push('\\"k\\": 1, \\"t', 0, False) == ('"k": 1, ', 10, MORE)
+    with fast.reference(), pytest.raises(AssertionError, match="reference path ran"):
+        encoded.push('\\"k\\": 1, ', 0, False)

@@ -18,7 +18,7 @@ Modes (``Mode``) and what each step reads::
     BODY         blanks, '[', ']', SEP, START again     BODY          ToolCallEnd (the last call)
                  '{'                                    OPEN          ToolCallEnd (the last call)
                  END, or anything else                  TEXT          ToolCallEnd; Text if no call
-    OPEN, KEY    a key (OPEN also '}': no members)      COLON
+    OPEN, KEY    a key (OPEN also '}': no members)      COLON, or VALUE with its ':'
     COLON        ':'                                    VALUE
     VALUE        the name, or the model's id: a string  AFTER         ToolCallStart (if args seen)
                  the arguments: '{'                     ARGS          ToolCallStart (if name known)
@@ -29,6 +29,10 @@ Modes (``Mode``) and what each step reads::
     STRING_ARGS  the string, decoded (``EncodedArgs``)  AFTER         ToolCallStart, ToolCallArgs
     AFTER        ',' or '}'                             KEY or BODY   ToolCallEnd (no closer due)
     (any)        malformed markup                       TEXT          Text; ToolCallEnd incomplete
+
+A step may go straight on into the step of the mode it set when that is the next token's
+(a key's colon and value, a name and the ',' after it), never round a cycle: a call's
+members are read one loop turn each.
 
 What it holds back:
 - in TEXT, a suffix that may be the start of a START marker;
@@ -97,6 +101,7 @@ from typing import ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.text import (
+    WS,
     ArgsStreamer,
     JsonScan,
     MarkerFinder,
@@ -111,7 +116,6 @@ __all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser", "Mode"]
 
 BARE_AT_START, BARE_ANYWHERE = 1, 2
 
-_WS = re.compile(r"[ \t\n\r]*")
 # A key or name string, with valid escapes only; ``_KEY_CUT``: one cut by the end of the text
 # (a partial escape included), which may still close. Anything else, an invalid escape such
 # as ``\{``, breaks the markup there: the string is text.
@@ -211,7 +215,7 @@ class JsonCallsParser(ToolParser):
             if pos == len(buf):
                 return pos, True
         if self._at_start:
-            ws_end = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            ws_end = WS.match(buf, pos).end()  # type: ignore[union-attr]
             if ws_end > pos:
                 out.append(Text(buf[pos:ws_end]))
                 pos = ws_end
@@ -253,7 +257,7 @@ class JsonCallsParser(ToolParser):
 
     def _read_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         n = len(buf)
-        ws_end = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+        ws_end = WS.match(buf, pos).end()  # type: ignore[union-attr]
         if ws_end > pos:
             self._raw.append(buf[pos:ws_end])
             pos = ws_end
@@ -267,7 +271,7 @@ class JsonCallsParser(ToolParser):
             self._raw.append("{")
             self._reset_object()
             self._mode = OPEN
-            return pos + 1, False
+            return self._read_key(buf, pos + 1, out, final)
         if self.ARRAY and c == "[" and not self._in_array and self._block_calls == 0:
             self._in_array = True
             self._raw.append("[")
@@ -330,7 +334,10 @@ class JsonCallsParser(ToolParser):
     # -- inside one call object --------------------------------------------------------------
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        pos = self._blanks(buf, pos)
+        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if end > pos:  # blanks between a call's tokens: markup, kept in case the call fails
+            self._raw.append(buf[pos:end])
+            pos = end
         if pos == len(buf):
             return pos, True
         c = buf[pos]
@@ -361,11 +368,19 @@ class JsonCallsParser(ToolParser):
             self._role = _ID
         else:
             self._role = _OTHER
+        colon = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if colon < len(buf) and buf[colon] == ":":  # the colon too, when it is there
+            self._raw.append(buf[pos : colon + 1])
+            self._mode = VALUE
+            return self._read_value(buf, colon + 1, out, final)
         self._mode = COLON
         return pos, False
 
     def _read_colon(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        pos = self._blanks(buf, pos)
+        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if end > pos:  # blanks between a call's tokens: markup, kept in case the call fails
+            self._raw.append(buf[pos:end])
+            pos = end
         if pos == len(buf):
             return pos, True
         if buf[pos] != ":":
@@ -375,7 +390,10 @@ class JsonCallsParser(ToolParser):
         return pos + 1, False
 
     def _read_value(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        pos = self._blanks(buf, pos)
+        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if end > pos:  # blanks between a call's tokens: markup, kept in case the call fails
+            self._raw.append(buf[pos:end])
+            pos = end
         if pos == len(buf):
             return pos, True
         c = buf[pos]
@@ -395,7 +413,7 @@ class JsonCallsParser(ToolParser):
                 if self._args_seen:
                     self._begin(out)
                     self._flush_pending(out)
-            return m.end(), False
+            return self._read_after_member(buf, m.end(), out, final)
         if role == _ARGUMENTS:
             self._args_seen = True
             if c == "{":
@@ -414,7 +432,7 @@ class JsonCallsParser(ToolParser):
                 self._raw.append("null")
                 self._args_seen = False  # same as no arguments: {}
                 self._mode = AFTER
-                return pos + 4, False
+                return self._read_after_member(buf, pos + 4, out, final)
             if not final and cut_marker("null", buf, pos):
                 return pos, True
             return self._broken(buf, pos, out)
@@ -455,16 +473,20 @@ class JsonCallsParser(ToolParser):
         encoded = self._encoded
         assert encoded is not None
         delta, end, outcome = encoded.push(buf, pos, final)
-        if self._index < 0:
-            if encoded.started and self._name is not None:
-                self._begin(out)  # the object has shown its '{'
-            else:
-                self._raw.append(buf[pos:end])
-                if delta:
-                    self._pending.append(delta)
-                delta = ""
-        if delta:  # this call's only delta in this chunk: one read per chunk
-            out.append(ToolCallArgs(self._index, delta))
+        index = self._index
+        if index >= 0:
+            if delta:  # this call's only delta in this chunk: one read per chunk
+                out.append(ToolCallArgs(index, delta))
+            if outcome == MORE:
+                return end, True
+        elif encoded.started and self._name is not None:
+            self._begin(out)  # the object has shown its '{'
+            if delta:
+                out.append(ToolCallArgs(self._index, delta))
+        else:
+            self._raw.append(buf[pos:end])
+            if delta:
+                self._pending.append(delta)
         if outcome == MORE:
             return end, True
         if outcome == BROKEN:
@@ -476,7 +498,10 @@ class JsonCallsParser(ToolParser):
         return end, False
 
     def _read_after_member(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        pos = self._blanks(buf, pos)
+        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if end > pos:  # blanks between a call's tokens: markup, kept in case the call fails
+            self._raw.append(buf[pos:end])
+            pos = end
         if pos == len(buf):
             return pos, True
         c = buf[pos]
@@ -490,13 +515,6 @@ class JsonCallsParser(ToolParser):
                 return self._broken(buf, pos + 1, out, degrade_only=True)
             return pos + 1, False
         return self._broken(buf, pos, out)
-
-    def _blanks(self, buf: str, pos: int) -> int:
-        """Blanks between the tokens of a call: markup, kept in case the call fails."""
-        end = _WS.match(buf, pos).end()  # type: ignore[union-attr]
-        if end > pos:
-            self._raw.append(buf[pos:end])
-        return end
 
     def _cut_string(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         """A key, name or id string at ``buf[pos]`` that does not close here: held while it

@@ -12,7 +12,8 @@ Fast reads (each beside its reference path, both under the one switch
 - ``ArgsStreamer.push_more``: where a key must come, whole small members (``"key": 1,``)
   are taken by one regex with no scan, and a member cut by the end of the chunk is held
   whole (at most ``MAX_MEMBER`` characters), so that it leaves in one piece with the next
-  chunk. Reference: ``push``.
+  chunk; inside a string, a run of plain string text to the end of the chunk is taken by
+  one regex with no scan. Reference: ``push``.
 - ``ArgsStreamer.push_until``: arguments that a stop marker may cut
   (``StopMarkers.find``: a buffer in which no stop marker can begin takes one
   ``str.find``, not the search). Reference: the marker search.
@@ -25,13 +26,14 @@ Fast reads (each beside its reference path, both under the one switch
 from __future__ import annotations
 
 import re
+from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
 
 from streamcall.text import fast
 from streamcall.text.jsonscan import _KEY, _KEY_OR_CLOSE, JsonScan
 from streamcall.text.jsonstring import (
     CUT_ESCAPE,
+    STRICT_RUN,
     decode_json_string,
-    decode_string_run,
     nested_member_cut,
     nested_members,
     nested_plain_run,
@@ -91,25 +93,28 @@ class ArgsStreamer:
     def push(self, buf: str, pos: int, final: bool = False) -> tuple[str, int]:
         """Scan ``buf`` from ``pos``: ``(delta, resume)``. The reference read."""
         scan = self.scan
-        start = pos
-        pos = scan.feed(buf, pos, final)
-        if not scan.control:
-            delta = buf[start:pos]
-            if delta:
-                self.parts.append(delta)
-            self.done = scan.done
-            self.error = scan.error
-            return delta, pos
-        else:
-            pieces = []
-            while scan.control:
-                pieces.append(buf[start:pos])
-                pieces.append(_CONTROL_ESCAPES[ord(buf[pos])])
-                scan.skip_control()
-                start = pos + 1
-                pos = scan.feed(buf, start, final)
+        end = scan.feed(buf, pos, final)
+        if scan.control:
+            return self._escaped(buf, pos, end, final)
+        delta = buf[pos:end]
+        if delta:
+            self.parts.append(delta)
+        self.done = scan.done
+        self.error = scan.error
+        return delta, end
+
+    def _escaped(self, buf: str, start: int, pos: int, final: bool) -> tuple[str, int]:
+        """``push`` once the scan met a raw control character at ``pos``: released escaped."""
+        scan = self.scan
+        pieces = []
+        while scan.control:
             pieces.append(buf[start:pos])
-            delta = "".join(pieces)
+            pieces.append(_CONTROL_ESCAPES[ord(buf[pos])])
+            scan.skip_control()
+            start = pos + 1
+            pos = scan.feed(buf, start, final)
+        pieces.append(buf[start:pos])
+        delta = "".join(pieces)
         if delta:
             self.parts.append(delta)
         self.done = scan.done
@@ -117,17 +122,49 @@ class ArgsStreamer:
         return delta, pos
 
     def push_more(self, buf: str, pos: int) -> tuple[str, int]:
-        """``push`` when more text is to come, reading whole small members in one step.
+        """``push`` when more text is to come, with two fast reads.
 
-        Fast read: where a key must come, the members of ``_MEMBERS`` are taken with one
-        regex and no scan, and a member cut by the end of ``buf`` is held back whole (at
-        most ``MAX_MEMBER`` characters, so its text leaves in one piece with the next
-        chunk); anything else is scanned by ``push``, the reference read.
+        Inside a string, a run of plain string text (whole escapes, no quote, no control
+        character) that reaches the end of ``buf``, or a cut escape there (held back), is
+        taken with one regex and no scan: the scan would end in the state it is in; where
+        the run stops short, the scan goes on from there. Where a key must come, the members of
+        ``_MEMBERS`` are taken with one regex and no scan, and a member cut by the end of
+        ``buf`` is held back whole (at most ``MAX_MEMBER`` characters, so its text leaves in
+        one piece with the next chunk). Anything else is scanned by ``push``, the reference
+        read (written out here for the common case, a call fewer per chunk).
         """
         scan = self.scan
+        if scan.in_string and fast.FAST:
+            end = STRICT_RUN.match(buf, pos).end()  # type: ignore[union-attr]
+            n = len(buf)
+            if end == n or (buf[end] == "\\" and CUT_ESCAPE.fullmatch(buf, end) is not None):
+                # plain string text to the end, or to a cut escape there (held): the scan
+                # would end in the state it is in
+                delta = buf[pos:end] if pos or end < n else buf
+                if delta:
+                    self.parts.append(delta)
+                return delta, end
+            # the string closes here (or a raw control, a bad escape): the scan reads on
+            stop = scan.feed(buf, end, False)
+            if scan.control:
+                return self._escaped(buf, pos, stop, False)
+            delta = buf[pos:stop]
+            if delta:
+                self.parts.append(delta)
+            self.done = scan.done
+            self.error = scan.error
+            return delta, stop
         expect = scan.expect
         if scan.in_string or expect < _KEY or expect > _KEY_OR_CLOSE or not fast.FAST:
-            return self.push(buf, pos)
+            end = scan.feed(buf, pos, False)
+            if scan.control:
+                return self._escaped(buf, pos, end, False)
+            delta = buf[pos:end]
+            if delta:
+                self.parts.append(delta)
+            self.done = scan.done
+            self.error = scan.error
+            return delta, end
         end = _MEMBERS(buf, pos).end()  # type: ignore[union-attr]
         n = len(buf)
         if end == pos:
@@ -243,40 +280,42 @@ class EncodedArgs:
         return "", end, BROKEN
 
     def push(self, buf: str, pos: int, final: bool) -> tuple[str, int, int]:
-        if not self.started:
-            return self._lead(buf, pos, final)
         inner = self.inner
-        head = ""
-        if fast.FAST and not final and not inner.done:
+        scan = inner.scan
+        if scan.in_string and not final and fast.FAST:  # (inside an inner string: started)
             n = len(buf)
-            scan = inner.scan
-            if scan.in_string:
-                end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
-                if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
-                    run = buf[pos:end] if pos or end < n else buf
-                    decoded = decode_string_run(run) if "\\" in run else run
-                    if decoded:
-                        inner.parts.append(decoded)
-                    return decoded, end, MORE
-            else:
-                if _KEY <= scan.expect <= _KEY_OR_CLOSE:
-                    end = nested_members(buf, pos).end()  # type: ignore[union-attr]
-                    if end > pos:
-                        head = buf[pos:end].replace('\\"', '"')
-                        inner.parts.append(head)
-                        if scan.expect != _KEY and "," in head:
-                            scan.expect = _KEY
-                        if end == n:
-                            return head, end, MORE
-                    if n - end <= MAX_MEMBER and nested_member_cut(buf, end) is not None:
+            end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
+            if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
+                run = buf[pos:end] if pos or end < n else buf
+                # (no \uXXXX of the outer string in such a run: json's C scanner alone
+                # decodes it as ``decode_string_run`` would)
+                decoded = _scanstring(run + '"', 0, False)[0] if "\\" in run else run
+                if decoded:
+                    inner.parts.append(decoded)
+                return decoded, end, MORE
+        elif not self.started:
+            return self._lead(buf, pos, final)
+        head = ""
+        if not final and fast.FAST and not inner.done and not scan.in_string:
+            n = len(buf)
+            if _KEY <= scan.expect <= _KEY_OR_CLOSE:
+                end = nested_members(buf, pos).end()  # type: ignore[union-attr]
+                if end > pos:
+                    head = buf[pos:end].replace('\\"', '"')
+                    inner.parts.append(head)
+                    if scan.expect != _KEY and "," in head:
+                        scan.expect = _KEY
+                    if end == n:
                         return head, end, MORE
-                    pos = end
-                end = nested_plain_run(buf, pos).end()  # type: ignore[union-attr]
-                if end == n or (end == n - 1 and buf[end] == "\\"):
-                    decoded = buf[pos:end].replace('\\"', '"')
-                    delta, ipos = inner.push(decoded, 0, False)
-                    rest, resume, outcome = self._pushed(buf, pos, end, 0, decoded, ipos)
-                    return head + delta + rest, resume, outcome
+                if n - end <= MAX_MEMBER and nested_member_cut(buf, end) is not None:
+                    return head, end, MORE
+                pos = end
+            end = nested_plain_run(buf, pos).end()  # type: ignore[union-attr]
+            if end == n or (end == n - 1 and buf[end] == "\\"):
+                decoded = buf[pos:end].replace('\\"', '"')
+                delta, ipos = inner.push(decoded, 0, False)
+                rest, resume, outcome = self._pushed(buf, pos, end, 0, decoded, ipos)
+                return head + delta + rest, resume, outcome
         decoded, resume, status = decode_json_string(buf, pos, final)
         if status < 0:
             # A bad escape: what came before it is read as it would have been had the

@@ -65,7 +65,8 @@ class FeedLoop:
         out: list[Event] = []
         if self._finished or not text:
             return out
-        buf = self._tail + text if self._tail else text
+        tail = self._tail
+        buf = tail + text if tail else text
         n = len(buf)
         steps = self._steps
         if steps is None:
