@@ -191,17 +191,16 @@ class ArgsStreamer:
         that finds the arguments neither done nor broken holds ``buf[resume:]`` unless a
         marker cut them (then ``buf[resume:stop]`` is the unfinished token).
         """
-        lead = stops.lead
-        if lead and lead not in buf and not final and fast.FAST:
+        if stops.lead not in buf and not final and fast.FAST:  # (never with no lead: '')
             # No stop marker can begin in ``buf`` but a cut one's first character, as its
             # last: ``StopMarkers.find``'s fast read. Then ``push_more``'s two fast reads in
             # their common cases (a run of string text to the end, whole members to the end
             # or to a cut one), written out here: two calls fewer per chunk.
             n = len(buf)
-            if len(lead) == 1 or buf[-1] != stops.first:
+            if n != pos and buf[-1] != stops.first:
                 scan = self.scan
                 if scan.in_string:
-                    if STRICT_RUN.match(buf, pos).end() == n:  # type: ignore[union-attr]
+                    if STRICT_RUN.fullmatch(buf, pos) is not None:
                         delta = buf[pos:] if pos else buf
                         self.parts.append(delta)
                         return delta, n, n, None
