@@ -15,8 +15,9 @@ Fast reads (each beside its reference path, both under the one switch
   chunk; inside a string, a run of plain string text to the end of the chunk is taken by
   one regex with no scan. Reference: ``push``.
 - ``ArgsStreamer.push_until``: arguments that a stop marker may cut
-  (``StopMarkers.find``: a buffer in which no stop marker can begin takes one
-  ``str.find``, not the search). Reference: the marker search.
+  (``StopMarkers.find``: a buffer in which no stop marker can begin takes one ``in``
+  test of the markers' common lead, not the search; ``push_more``'s reads follow, their
+  common cases written out in place). Reference: the marker search, then ``push``.
 - ``EncodedArgs.push``: a run of nested string text inside an inner string, decoded with
   no scan; whole small inner members decoded by a ``replace`` with no scan, a cut one held
   whole; text whose only escapes are inner quotes decoded by a ``replace``. Reference:
