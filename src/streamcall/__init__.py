@@ -46,6 +46,14 @@ from streamcall.reasoning import (
 )
 from streamcall.reasoning.switches import prompt_opened_for, thinking_requested
 
+# --- reading the checkpoint: Hugging Face response templates -------------------------------
+# isort: split
+from streamcall.response_templates import (
+    ResponseTemplate,
+    load_response_template,
+    parse_response,
+)
+
 # --- syntax layer: partial JSON, and the UI layer -----------------------------------------
 # isort: split
 from streamcall.partial import (
@@ -88,6 +96,7 @@ __all__ = [
     "PartialJSON",
     "Reasoning",
     "ReasoningParser",
+    "ResponseTemplate",
     "SSEDecoder",
     "SSEEncoder",
     "SSEEvent",
@@ -108,9 +117,11 @@ __all__ = [
     "decode_chunk",
     "format_for_model",
     "formats",
+    "load_response_template",
     "output_parser",
     "parse_output",
     "parse_partial_json",
+    "parse_response",
     "parse_tool_calls",
     "prompt_opened_for",
     "reasoning_format_for_model",
