@@ -52,6 +52,7 @@ from streamcall.response_templates import (
     ResponseTemplate,
     load_response_template,
     parse_response,
+    response_template_for,
 )
 
 # --- syntax layer: partial JSON, and the UI layer -----------------------------------------
@@ -128,6 +129,7 @@ __all__ = [
     "reasoning_formats",
     "reasoning_parser",
     "repair_json",
+    "response_template_for",
     "thinking_requested",
     "tool_parser",
 ]

@@ -16,6 +16,7 @@ docs/response-templates.md is the user's guide, with the differences from transf
 
 from __future__ import annotations
 
+from streamcall.response_templates.export import response_template_for
 from streamcall.response_templates.oneshot import parse_response
 from streamcall.response_templates.spec import (
     Anchor,
@@ -32,4 +33,5 @@ __all__ = [
     "compile_template",
     "load_response_template",
     "parse_response",
+    "response_template_for",
 ]
