@@ -1,6 +1,7 @@
 """Collect every format's own test strings into tests/fixtures/response_templates/format_texts.json.
 
     python tests/reference/harvest_format_texts.py [--records FILE]
+    python tests/reference/harvest_format_texts.py --markdown
 
 Runs tests/formats under pytest with ``parse_tool_calls`` wrapped, recording every text
 (with its format and tools) that a test reads one-shot: the strings of streamcall's
@@ -11,6 +12,7 @@ then classified against the format's exported response template (``rt_formats.cl
 and written with its category, so that tests/response_templates/test_rt_export.py can
 check that every text still reads the same way. ``--records FILE`` reuses the records of
 an earlier run (the run takes about 15 minutes) and writes them to FILE otherwise.
+``--markdown`` prints the per-format table of docs/response-templates.md from the fixture.
 """
 
 from __future__ import annotations
@@ -115,7 +117,27 @@ def _dump(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def markdown() -> str:
+    """The per-format table of docs/response-templates.md, from the committed fixture."""
+    from rt_formats import CATEGORIES
+    from streamcall.response_templates.export import EXPORTED, UNEXPRESSIBLE
+
+    data = json.loads(OUT.read_text(encoding="utf-8"))["formats"]
+    head = ["format", "texts", *CATEGORIES, "what the template does not read as streamcall does"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for fmt in sorted(EXPORTED):
+        counts = collections.Counter(e["category"] for e in data.get(fmt, []))
+        cells = [f"`{fmt}`", str(sum(counts.values())), *(str(counts[c]) for c in CATEGORIES)]
+        lines.append("| " + " | ".join([*cells, EXPORTED[fmt].limits.replace("|", "\\|")]) + " |")
+    lines += ["", "| format | why the spec cannot express it |", "|---|---|"]
+    lines += [f"| `{fmt}` | {why} |" for fmt, why in sorted(UNEXPRESSIBLE.items())]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str]) -> int:
+    if "--markdown" in argv:
+        sys.stdout.write(markdown())
+        return 0
     from rt_formats import classify
     from streamcall.response_templates.export import EXPORTED
 

@@ -229,3 +229,16 @@ def test_cli_prints_a_template(capsys: pytest.CaptureFixture[str]) -> None:
     assert out == "" and "cannot express 'apertus'" in err and "JSON key" in err
     assert main(["formats", "--response-template", "nope"]) == 2
     assert "unknown tool-call format 'nope'" in capsys.readouterr().err
+
+
+def test_docs_table_is_current() -> None:
+    from reference.harvest_format_texts import markdown
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "response-templates.md").read_text(
+        encoding="utf-8"
+    )
+    start = doc.index(
+        "<!-- generated: python tests/reference/harvest_format_texts.py --markdown -->\n"
+    )
+    end = doc.index("<!-- end generated -->")
+    assert doc[start:end].split("\n", 1)[1] == markdown()
