@@ -43,10 +43,15 @@ def string_args(size: int) -> dict[str, Any]:
 
 
 def object_args(size: int) -> dict[str, Any]:
+    """Small keys until ``json.dumps(args)`` reaches ``size`` (its length kept as it grows:
+    each member adds ``"key": value`` and a separator)."""
     args: dict[str, Any] = {}
     i = 0
-    while len(json.dumps(args)) < size:
-        args[f"key_{i}"] = [i, i % 3 == 0, f"v{i}", None][i % 4]
+    length = 2  # "{}"
+    while length < size:
+        key, value = f"key_{i}", [i, i % 3 == 0, f"v{i}", None][i % 4]
+        args[key] = value
+        length += len(json.dumps(key)) + 2 + len(json.dumps(value)) + (2 if i else 0)
         i += 1
     return args
 
@@ -61,7 +66,7 @@ def chunks_of(text: str) -> list[str]:
     return [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)]
 
 
-def stream_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]]) -> float:
+def stream_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]], repeat: int = 5) -> float:
     def run() -> None:
         p = tool_parser(fmt, tools=tools)
         feed = p.feed
@@ -69,7 +74,7 @@ def stream_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]]) -> flo
             feed(piece)
         p.finish()
 
-    return best_of(run, repeat=5, clock=time.process_time)
+    return best_of(run, repeat=repeat, clock=time.process_time)
 
 
 def naive_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]], sample: int) -> float:

@@ -81,6 +81,10 @@ from streamcall.chunks import (
 from streamcall.sse import SSEDecoder, SSEEncoder, SSEEvent
 from streamcall.stream import StreamParser
 
+# --- reading the checkpoint: which formats it writes ----------------------------------
+# isort: split
+from streamcall.detect import Detected, detect
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -88,6 +92,7 @@ __all__ = [
     "ChatAccumulator",
     "ChunkDelta",
     "ChunkError",
+    "Detected",
     "Event",
     "Finish",
     "Message",
@@ -116,6 +121,7 @@ __all__ = [
     "ValueComplete",
     "call_view",
     "decode_chunk",
+    "detect",
     "format_for_model",
     "formats",
     "load_response_template",

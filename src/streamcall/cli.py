@@ -1,10 +1,13 @@
-"""The ``streamcall`` command line: ``parse``, ``formats``, ``serve``, ``bench``, ``examples``.
+"""The ``streamcall`` command line: ``parse``, ``formats``, ``detect``, ``serve``, ``bench``,
+``examples``.
 
 - ``parse`` reads model text or an SSE capture (from a file, a bundled example or stdin),
   feeds it through the library in chunks of ``--chunk`` and writes JSON-lines events, the
   final message (``--message``), or a live view (``--live``: rich when it is installed
   and stdout is a terminal, a plain growing transcript otherwise).
 - ``formats`` lists tool-call formats (model family, routing patterns) and reasoning formats.
+- ``detect`` says which formats a checkpoint writes, read off its directory, its
+  ``tokenizer_config.json`` or a chat template file (``streamcall.detect``).
 - ``serve`` starts the OpenAI-compatible proxy (``streamcall.server``; needs the ``server``
   extra, imported only here).
 - ``bench`` runs ``python -m benchmarks`` from a source checkout.
@@ -649,6 +652,32 @@ def _cmd_examples(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_detect(args: argparse.Namespace) -> int:
+    from streamcall.detect import detect
+
+    try:
+        found = detect(Path(args.source))
+    except (OSError, ValueError) as exc:
+        raise CLIError(str(exc)) from None
+    if args.json:
+        row = {
+            "format": found.format,
+            "reasoning": found.reasoning,
+            "template": found.template,
+            "why": found.why,
+        }
+        _write(json.dumps(row, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    lines = [
+        f"tool-call format:  {found.format or 'none found'}",
+        f"reasoning format:  {found.reasoning or 'none found'}",
+        f"response template: {'yes' if found.template is not None else 'no'}",
+        f"why: {found.why}",
+    ]
+    _write("\n".join(lines) + "\n")
+    return 0
+
+
 # --- serve -------------------------------------------------------------------------------
 
 
@@ -840,6 +869,18 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("examples", help="list the bundled recorded outputs")
     e.add_argument("--json", action="store_true", help="machine-readable output")
     e.set_defaults(func=_cmd_examples)
+
+    d = sub.add_parser(
+        "detect",
+        help="say which formats a checkpoint writes (from its chat template or response template)",
+        description=(
+            "Read a model directory, its tokenizer_config.json or a chat template file and "
+            "say which tool-call and reasoning formats its output is in, and why."
+        ),
+    )
+    d.add_argument("source", metavar="DIR|FILE", help="model directory or file")
+    d.add_argument("--json", action="store_true", help="machine-readable output")
+    d.set_defaults(func=_cmd_detect)
 
     s = sub.add_parser(
         "serve",

@@ -4,14 +4,15 @@ Parsers turn text into a flat list of these. They are frozen, slotted dataclasse
 they are cheap to make, safe to share and compare by value.
 
 One change from what ``@dataclass`` generates: the ``__init__`` of a frozen dataclass sets
-each field through ``object.__setattr__`` (to get past the frozen ``__setattr__``), and
-that made an event cost about 380 ns to build, more than a whole token of scanning. Each
-class here gets an ``__init__`` with the same signature that sets its fields through the
-slot descriptors instead: 260 ns (CPU time, best of 5). The classes stay frozen (assigning
-a field raises ``FrozenInstanceError``) and everything else is the dataclass's own.
+each field through ``object.__setattr__`` (to get past the frozen ``__setattr__``), which
+costs more than a token of scanning per event. Each class here gets an ``__init__`` with
+the same signature that sets its fields through the slot descriptors instead. The classes
+stay frozen (assigning a field raises ``FrozenInstanceError``) and everything else is the
+dataclass's own.
 
-The first five are the public contract (CONTRACT.md). The rest are what a whole stream adds
-on top of model text: usage, the finish reason, and chunks the decoder rejected.
+The first five are the public contract (README.md, "What the contract guarantees"). The rest
+are what a whole stream adds on top of model text: usage, the finish reason, and chunks the
+decoder rejected.
 """
 
 from __future__ import annotations

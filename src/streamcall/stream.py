@@ -9,7 +9,7 @@ The layers wired together, in the order data flows::
 - ``data: [DONE]`` ends the stream; anything after it is ignored.
 - A chunk that ``decode_chunk`` rejects becomes a ``StreamError`` (with the reason, the
   event's position and the rejected data) and is counted in ``rejected``; nothing is
-  dropped silently, unlike the Go code of seed 004.
+  dropped silently (a Go client that unmarshals each chunk would skip it).
 - ``delta.content`` goes through the model-text parser when a tool or reasoning format is
   given (or routed from ``model``); otherwise it is ``Text`` as is. ``request`` (the chat
   request body: its thinking switches), ``thinking`` and ``tool_choice`` go to

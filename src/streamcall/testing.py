@@ -4,11 +4,11 @@ Every format in streamcall is tested with this, and it is public so that people 
 streamcall into a server can test their own chunkings the same way. It needs only the
 standard library.
 
-``coalesce(events)`` checks the per-stream invariants of CONTRACT.md and folds the events
-into a canonical list: adjacent ``Text`` joined, adjacent ``Reasoning`` joined, each call
-with its deltas joined. ``check_chunkings(make_parser, text, ...)`` feeds the same text
-whole, one character at a time, in 7-character pieces and in any further chunkings given,
-and asserts that every run coalesces to the same result.
+``coalesce(events)`` checks the per-stream invariants (README.md, "What the contract
+guarantees") and folds the events into a canonical list: adjacent ``Text`` joined, adjacent
+``Reasoning`` joined, each call with its deltas joined. ``check_chunkings(make_parser, text,
+...)`` feeds the same text whole, one character at a time, in 7-character pieces and in any
+further chunkings given, and asserts that every run coalesces to the same result.
 
 ``check_contract(make_parser, text, ...)`` is ``check_chunkings`` plus "nothing lost":
 every ``Text`` and ``Reasoning`` event of every run is the model's own text, found in the

@@ -1,4 +1,4 @@
-# call_view: the UI layer over a partial function-call JSON (SPEC.md §5, seed 002).
+# call_view: the UI layer over a partial function-call JSON (README.md, "The layers").
 #
 # Shapes recognised, for the name and then the arguments, first match wins:
 #   OpenAI      {"name": ..., "arguments": "<JSON text>"}   (also under "function": {...})

@@ -1,4 +1,5 @@
-"""Seed 004's truth table (§2 and §5, with its self-corrections) and SPEC.md §2, row by row.
+"""The chunk decoding truth table, row by row: Go's ``encoding/json`` semantics, as the
+header of ``streamcall.chunks.decode`` states them.
 
 Each row is decoded from ``str`` and from ``bytes``, through ``decode_chunk`` as shipped
 and through the full (tree) path alone, so that the fast path can never drift.
@@ -31,7 +32,7 @@ def content(value_json: str) -> str:
     return both('{"choices":[{"delta":{"content":' + value_json + "}}]}").content
 
 
-# --- §2.1 keys match case-insensitively -------------------------------------------------
+# --- keys match case-insensitively -------------------------------------------------------
 
 
 def test_struct_keys_are_case_insensitive() -> None:
@@ -47,7 +48,7 @@ def test_keys_inside_content_parts_are_case_sensitive() -> None:
     assert content('[{"Text":"up"},{"text":"ok"}]') == "ok"
 
 
-# --- §2.2 and §5.4: a type mismatch rejects the whole chunk ------------------------------
+# --- a type mismatch rejects the whole chunk ---------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -88,7 +89,7 @@ def test_int64_bounds() -> None:
     rejected('{"usage":{"total_tokens":-9223372036854775809}}')
 
 
-# --- §2.3 and §5.2: content is loosely typed ----------------------------------------------
+# --- content is loosely typed ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -99,11 +100,11 @@ def test_int64_bounds() -> None:
         ("123", "123"),
         ('[{"type":"text","text":"a"}]', "a"),
         ('[{"type":"text","text":"a"},{"type":"text","text":"b"}]', "ab"),
-        ('["a",{"text":"b"}]', "b"),  # §5.4.2: non-objects skipped
-        ('[{"text":123},{"text":"b"}]', "b"),  # §5.4.3: non-string text skipped
+        ('["a",{"text":"b"}]', "b"),  # non-objects skipped
+        ('[{"text":123},{"text":"b"}]', "b"),  # non-string text skipped
         ('[{"text":"a","text":"z"}]', "z"),  # a Go map: the last key wins
         ("[]", ""),
-        # seed 004 corrected itself: content {} is lenient and gives "{}"
+        # content {} is lenient: re-encoded, it gives "{}"
         ("{}", "{}"),
         ('{"b":1,"a":2}', '{"a":2,"b":1}'),
         ('{"k":"<a>&b"}', '{"k":"\\u003ca\\u003e\\u0026b"}'),
@@ -132,7 +133,7 @@ def test_content_number_out_of_float64_range_rejects() -> None:
     assert "content" in str(rejected('{"choices":[{"delta":{"content":1e400}}]}'))
 
 
-# --- §2.4 reasoning_content is a strict string; `reasoning` is a synonym ------------------
+# --- reasoning_content is a strict string; `reasoning` is a synonym ----------------------
 
 
 def test_reasoning_and_its_synonym() -> None:
@@ -149,7 +150,7 @@ def test_empty_delta_is_valid() -> None:
     assert both('{"choices":[{"delta":{}}]}') == ChunkDelta()
 
 
-# --- §2.5 strict grammar ------------------------------------------------------------------
+# --- strict grammar ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -191,7 +192,7 @@ def test_whitespace_around_is_fine() -> None:
     assert both(' \t\r\n{"choices":[{"delta":{"content":"a"}}]} \n').content == "a"
 
 
-# --- §2.6 and §5.1: duplicate keys merge field by field ----------------------------------
+# --- duplicate keys merge field by field -------------------------------------------------
 
 
 def test_duplicate_keys_merge_field_by_field() -> None:
@@ -225,7 +226,7 @@ def test_duplicate_array_is_cut_to_the_new_length() -> None:
     assert (d.content, d.reasoning, d.others) == ("a", "r", ())
 
 
-# --- §2.7 finish_reason --------------------------------------------------------------------
+# --- finish_reason -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -238,7 +239,7 @@ def test_finish_reason(reason: str | None, done: bool, finish: str | None) -> No
     assert (d.done, d.finish_reason) == (done, finish)
 
 
-# --- §2.8, §2.9: UTF-8 and escapes -------------------------------------------------------
+# --- UTF-8 and escapes -------------------------------------------------------------------
 
 
 def test_invalid_utf8_is_one_replacement_per_bad_byte() -> None:
@@ -295,7 +296,7 @@ def test_chunk_carrying_nothing_is_an_empty_delta() -> None:
         assert both(text) == ChunkDelta()
 
 
-# --- tool calls, role, choice index -------------------------------------------------------
+# --- tool calls, role, choice index ------------------------------------------------------
 
 
 def test_tool_call_fragments() -> None:

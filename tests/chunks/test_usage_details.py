@@ -102,7 +102,7 @@ def test_missing_totals_are_zero() -> None:
 
 
 def test_details_without_totals_are_a_heartbeat() -> None:
-    """SPEC.md §2: a usage heartbeat changes nothing, whatever else it carries."""
+    """A usage heartbeat (no token totals) changes nothing, whatever else it carries."""
     assert usage_of('{"prompt_tokens_details":{"cached_tokens":7},"cost":1}') is None
     assert usage_of('{"prompt_tokens":null,"completion_tokens_details":{}}') is None
 

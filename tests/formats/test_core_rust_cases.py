@@ -1,8 +1,8 @@
 """The Rust crate's own tests for granite4 and gemma4, recreated, and the field bugs.
 
-FORMATS.md lists the tests of vLLM's Rust ``json/granite4.rs`` (12) and ``gemma4.rs``
-(20) by description only; these are streamcall's versions of them, written against
-streamcall's documented behaviour, which goes further than the crate in two places:
+vLLM's Rust crate tests granite4 (``rust/src/tool-parser/src/json/granite4.rs``, 12 tests)
+and gemma4 (``rust/src/tool-parser/src/gemma4.rs``, 20); these are streamcall's versions of
+them, recreated from their descriptions against streamcall's documented behaviour, which goes further than the crate in two places:
 
 - Granite 4 string arguments are decoded incrementally and streamed (the crate emits
   them whole at the closing quote); Gemma 4 arguments are converted and streamed while
@@ -12,7 +12,8 @@ streamcall's documented behaviour, which goes further than the crate in two plac
   ``incomplete=True`` and arguments that are a valid object, never lost.
   "``42`` as arguments is an error": here the block degrades to text whole.
 
-The second half pins the "Known field bugs" of FORMATS.md that touch these formats.
+The second half pins known field bugs of vLLM's and SGLang's parsers (cited at each
+test) that touch these formats.
 """
 
 from __future__ import annotations
@@ -619,7 +620,7 @@ def test_gemma4_mixed_benchmark_fixture(data: st.DataObject) -> None:
 
 
 # =========================================================================================
-# Known field bugs (FORMATS.md)
+# Known field bugs (vLLM and SGLang issues)
 # =========================================================================================
 
 SEVERAL = {
@@ -809,7 +810,7 @@ def test_gemma4_floats_keep_their_value_in_any_chunking(literal: str) -> None:
 
 
 def test_gemma4_exponent_without_a_dot_is_a_string() -> None:
-    # The grammar (SPEC.md, FORMATS.md): a scalar with '.' is a float, else an int, else a
+    # Gemma 4's grammar (``gemma_scalar``): a scalar with '.' is a float, else an int, else a
     # string. 1e-7 has no '.': it is kept, as written, as a string; 1.0e-7 is a number.
     items = assert_all_agree("gemma4", gcall("f", "a:1e-7,b:1.0e-7"), [])
     (call,) = [v for _, v in items if isinstance(v, testing.Call)]

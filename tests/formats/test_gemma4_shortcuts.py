@@ -1,5 +1,5 @@
-"""Gemma 4's shortcuts give what its general path gives (seed 004: a fast path is kept only
-if it measures faster, and is proved equal to the path it shortcuts).
+"""Gemma 4's shortcuts give what its general path gives (a fast path is kept only if it
+measures faster, docs/performance.md, and is proved equal to the path it shortcuts).
 
 Three shortcuts: ``feed`` hands a chunk inside a call's arguments straight to ``_args`` (or,
 inside a string with no quote token in sight, reads it itself), and ``_args`` reads a whole common member (plain key, bare scalar or ``<|"|>`` string, comma)

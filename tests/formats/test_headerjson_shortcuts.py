@@ -1,6 +1,6 @@
 """The header + JSON engine's feed shortcut, and Harmony's, give what the general loop gives
-(seed 004: a fast path is kept only if it measures faster, and is proved equal to the path
-it shortcuts).
+(a fast path is kept only if it measures faster, docs/performance.md, and is proved equal
+to the path it shortcuts).
 
 The shortcut: in ARGS, a buffer in which no stop marker (no Harmony token) can start, whole
 or cut, goes straight to the argument scanner. Here it is switched off by feeding through
@@ -163,8 +163,8 @@ def test_generated_arguments_still_load(cls: type[ToolParser]) -> None:
 
 @pytest.mark.parametrize("cls", PARSERS, ids=ids)
 def test_the_shortcut_is_on(cls: type[ToolParser], monkeypatch: pytest.MonkeyPatch) -> None:
-    """It measured faster (A/B in CPU time, see the engines' headers); seed 004 pins it on:
-    a chunk of arguments that holds no marker never reaches the general loop."""
+    """It measured faster (docs/performance.md), so a test pins it on: a chunk of arguments
+    that holds no marker never reaches the general loop."""
     parser = cls()
     text = cls.render([("f", {"k": "v" * 40})])
     parser.feed(text[: text.index('"v') + 3])

@@ -1,4 +1,5 @@
-"""The marker + JSON configurations (json_blocks.py) against the contract.
+"""The marker + JSON formats of the JSON-call engine against the contract: internlm, jamba,
+hunyuan_a13b, phi4_mini_json, gigachat3, cohere_command3/4, minimax (M1) and apertus.
 
 Cases are taken from vLLM's ``tests/tool_parsers/`` suites (Apache-2.0, copyright the vLLM
 project): ``test_internlm2_tool_parser.py``, ``test_jamba_tool_parser.py``,

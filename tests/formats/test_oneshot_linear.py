@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall.formats import _pythonic, _scan
+from streamcall.formats import _pycalls, _scan
 from streamcall.formats._scan import cut_marker
 from streamcall.formats.registry import formats, parser_class
 from streamcall.partial import incremental
@@ -79,8 +79,8 @@ GREEDY = {
         re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*'),
     ),
 }
-for (_q, _kind), _possessive in _pythonic._RUNS.items():
-    _esc = (_pythonic._ESC_STR, _pythonic._ESC_BYTES, None)[_kind]
+for (_q, _kind), _possessive in _pycalls._RUNS.items():
+    _esc = (_pycalls._ESC_STR, _pycalls._ESC_BYTES, None)[_kind]
     _qq = re.escape(_q)
     _greedy = (
         rf"[^{_qq}\\]*(?:\\[\s\S][^{_qq}\\]*)*"

@@ -1,7 +1,8 @@
-"""The pythonic engine's shortcuts give what its general path gives (seed 004: a fast path
-is kept only if it measures faster, and is proved equal to the path it shortcuts).
+"""The pythonic engine's shortcuts give what its general path gives (a fast path is kept
+only if it measures faster, docs/performance.md, and is proved equal to the path it
+shortcuts).
 
-The shortcuts (``_pythonic.py``): ``feed`` hands a chunk inside a call's arguments straight
+The shortcuts (``_pycalls.py``): ``feed`` hands a chunk inside a call's arguments straight
 to ``_args``, and a chunk inside a long string straight to its body regex
 (``_string_path``); ``_args`` reads a whole common member (keyword, '=', a bare scalar or a
 short string, ',') with one regex (``_member_re``), and the rest of a short string or of a
@@ -25,8 +26,8 @@ from pythonic_cases import ESCAPED, MORE_TYPES, SIMPLE
 from streamcall import testing
 from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats import _pythonic
-from streamcall.formats._pythonic import PythonicCallsParser, py_call
+from streamcall.formats import _pycalls
+from streamcall.formats._pycalls import PythonicCallsParser, py_call
 from streamcall.formats.registry import parser_class
 
 FORMATS = ["pythonic", "llama4_pythonic", "olmo3", "lfm2"]
@@ -192,11 +193,11 @@ def test_shortcuts_equal_the_general_path_on_generated_calls(
 
 
 def test_the_shortcuts_are_on() -> None:
-    """They measured faster (A/B figures in ``_pythonic.py``); seed 004 pins such paths on."""
+    """They measured faster (docs/performance.md), so a test pins them on."""
     parser = PythonicCallsParser()
-    assert parser._member_re is _pythonic._MEMBER
-    assert parser._string_rest is _pythonic._STRING_REST
-    assert parser._scalar_rest is _pythonic._SCALAR_REST
-    assert parser._value_rest is _pythonic._VALUE_REST
+    assert parser._member_re is _pycalls._MEMBER
+    assert parser._string_rest is _pycalls._STRING_REST
+    assert parser._scalar_rest is _pycalls._SCALAR_REST
+    assert parser._value_rest is _pycalls._VALUE_REST
     assert parser._string_path is True
     assert type(parser).feed is not FeedLoop.feed

@@ -1,4 +1,4 @@
-"""Model-id routing: the ordered, case-insensitive substring table of FORMATS.md."""
+"""Model-id routing: the ordered, case-insensitive substring table (``registry.ROUTES``)."""
 
 from __future__ import annotations
 
@@ -70,6 +70,7 @@ EXAMPLES = [
     ("XiaomiMiMo/MiMo-7B-RL", "mimo"),
     ("openbmb/MiniCPM5-8B", "minicpm5"),
     ("Team-ACE/ToolACE-8B", "pythonic"),
+    ("poolside/Laguna-XS.2", "poolside_v1"),
 ]
 
 
@@ -127,7 +128,7 @@ def test_negative_cases(model: str) -> None:
     "model", ["tencent/Hy4-preview", "tencent/HY-v4-Instruct", "tencent/hy_v4-chat", "hy4"]
 )
 def test_hy4_ids_do_not_route_to_hy_v3(model: str) -> None:
-    # FORMATS.md's table routes only hy3/hy_v3; HY v4 (no tool_sep) is chosen by name.
+    # vLLM's Rust table routes only hy3/hy_v3; HY v4 (no tool_sep) is chosen by name.
     assert format_for_model(model) is None
 
 

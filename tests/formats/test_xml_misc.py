@@ -1,4 +1,4 @@
-"""seed_oss, step3 and hy_v3: their wire formats (FORMATS.md and vLLM's parsers), with
+"""seed_oss, step3 and hy_v3: their wire formats (as vLLM's parsers read them), with
 edge cases. These cases are written from the formats, not copied from a public suite."""
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import Text, ToolCallArgs, ToolCallEnd, ToolCallStart
-from streamcall.formats._xmlparams import AUTO, HELD, STRING, convert_value, value_plan
 from streamcall.formats.registry import tool_parser
+from streamcall.formats.schema import AUTO, HELD, STRING, convert_value, value_plan
 from support import check_format, summary
 
 

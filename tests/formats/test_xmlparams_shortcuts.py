@@ -1,5 +1,6 @@
-"""The XML-parameter engine's shortcuts give what its general path gives (seed 004: a fast
-path is kept only if it measures faster, and is proved equal to the path it shortcuts).
+"""The XML-parameter engine's shortcuts give what its general path gives (a fast path is
+kept only if it measures faster, docs/performance.md, and is proved equal to the path it
+shortcuts).
 
 The shortcuts: ``feed`` hands a chunk between parameters straight to ``_whole_params`` (and
 holds a short parameter that the chunk cuts), and a chunk inside a string value or a held
@@ -23,8 +24,9 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall._feedloop import FeedLoop
-from streamcall.formats._xmlparams import XmlParamsParser, _general_plan, value_plan
+from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.registry import formats, parser_class
+from streamcall.formats.schema import _general_plan, value_plan
 
 XML_FORMATS = [n for n in formats() if issubclass(parser_class(n), XmlParamsParser)]
 
@@ -199,11 +201,11 @@ def test_dsml_flags_through_the_shortcut() -> None:
 
 @pytest.mark.parametrize("fmt", XML_FORMATS)
 def test_the_shortcuts_are_on(fmt: str) -> None:
-    """They measured faster (see the header of ``_xmlparams``); seed 004 pins such a path
-    on. A short parameter cut by a chunk comes out whole with the next chunk, as one event."""
+    """They measured faster (docs/performance.md), so a test pins them on. A short parameter
+    cut by a chunk comes out whole with the next chunk, as one event."""
     parser = parser_class(fmt)()
     assert parser._member_re is not None
-    assert parser._term_start is not None
+    assert parser._terminator_lead is not None
     text = parser_class(fmt).render([("f", {"a": 1, "b": "xy", "c": 3})])
     cut = text.index("xy") + 1
     events = parser.feed(text[:cut])

@@ -1,4 +1,5 @@
-"""repair_json and parse_partial_json: the rules of SPEC.md §4, one by one, against json.loads."""
+"""repair_json and parse_partial_json: the rules R0-R6 of ``partial/repair.py``'s header,
+one by one, against json.loads."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def repaired(text: str) -> object:
     return value
 
 
-# --- the seed's own examples, verbatim --------------------------------------------------
+# --- worked examples, verbatim ---------------------------------------------------------
 
 
 def test_seed_half_keyword() -> None:

@@ -1,4 +1,5 @@
-"""SSEDecoder and SSEEncoder: every rule of SPEC.md §1, split at every awkward place."""
+"""SSEDecoder and SSEEncoder: every rule of the WHATWG event-stream parser (HTML
+§9.2.5–9.2.6), split at every awkward place."""
 
 from __future__ import annotations
 

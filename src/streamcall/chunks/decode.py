@@ -1,7 +1,7 @@
 """Chunk layer: one OpenAI-compatible ``chat.completion.chunk`` into a ``ChunkDelta``.
 
-The semantics are Go's ``encoding/json`` unmarshalling into the structs of seed 004, whose
-truth table is the specification (its §2 and §5, with its corrections):
+The semantics are those of Go's ``encoding/json`` unmarshalling into structs of these
+shapes (``tests/chunks/test_chunk_truth_table.py`` pins them case by case):
 
     chunk    = {choices: [choice], usage: usage|null, *: ignored}
     choice   = {index: int, delta: delta, finish_reason: string|null, *: ignored}
@@ -29,17 +29,16 @@ truth table is the specification (its §2 and §5, with its corrections):
 - Invalid UTF-8 in ``bytes`` input becomes one U+FFFD per bad byte (Go's rule, not
   Python's one-per-maximal-subpart); an escaped lone surrogate becomes U+FFFD too.
 
-Scan and extract are split as in seed 004 §3: the C scanner of ``json`` checks the grammar
-and builds the tree with objects kept as pair lists (``_Obj``) so that duplicates survive;
-``_Extract`` then walks only the fields it needs. There is no state between calls.
+Scan and extract are split: the C scanner of ``json`` checks the grammar and builds the
+tree with objects kept as pair lists (``_Obj``) so that duplicates survive; ``_Extract``
+then walks only the fields it needs. There is no state between calls.
 
-Measured alternatives (``python -m benchmarks sse``): a fast path that reads the common
-content or reasoning chunk without building a tree (``_FAST_PATH_ENABLED``): memoised
-checks of the chunk's head and tail around one string read by json's C scanner. It is
-kept, proved equal to the full path by tests, and switched on or off by what it measures
-(on: about 9x the full path and 4-5x a bare ``json.loads`` per content chunk). orjson was
-measured and is not used: it keeps only the last of duplicate keys, which these semantics
-merge field by field, and its bare parse alone costs more than the whole fast path.
+A fast path (``_FAST_PATH_ENABLED``) reads the common content or reasoning chunk without
+building a tree: memoised checks of the chunk's head and tail around one string read by
+json's C scanner. It is proved equal to the full path by tests and is on because it
+measures faster (``python -m benchmarks sse``; figures in docs/performance.md). orjson is
+not used: it keeps only the last of duplicate keys, which these semantics merge field by
+field.
 """
 
 from __future__ import annotations
@@ -122,8 +121,8 @@ class ChunkDelta(NamedTuple):
     The flat fields describe the chunk's first choice (``choice`` is its index); any
     further choices (``n > 1``) are in ``others``, one ``ChunkDelta`` each. ``usage`` is
     the chunk's, ``None`` when it carried no token totals. A NamedTuple, not a frozen
-    dataclass, because it is built once per chunk on the hot path and the frozen
-    dataclass costs about 1 µs more to construct; it is just as immutable and slotted.
+    dataclass, because it is built once per chunk on the hot path, where the frozen
+    dataclass costs more to construct; it is just as immutable and slotted.
     """
 
     content: str = ""

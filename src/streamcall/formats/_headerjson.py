@@ -48,12 +48,9 @@ repeats one (``id~2``).
 Most chunks of a long call fall inside its arguments. ``feed`` hands such a chunk to the
 argument scanner directly when no stop marker can begin in it (every stop marker starts
 with the same one or two characters, so that is one ``in`` test), skipping the marker
-search and the mode dispatch: 1.77 against 2.47 µs per chunk on many small keys, 1.17
-against 1.88 on one long string value (DeepSeek V3.1, 64 KB in 7-character chunks; the
-other configurations alike; A/B in CPU time); a chunk that holds a marker's lead costs no
-more than it did. Tests prove it equal to the general loop and pin it on. Whole small
-members are then read with one regex (``ArgsStreamer.push_more``): many small keys 1.86 ->
-1.29 µs per chunk on DeepSeek V3, 1.82 -> 1.31 on Kimi K2 and Mistral (A/B, CPU time).
+search and the mode dispatch; whole small members are then read with one regex
+(``ArgsStreamer.push_more``). Tests prove it equal to the general loop and pin it on (it
+measured faster: docs/performance.md).
 """
 
 from __future__ import annotations
@@ -122,21 +119,21 @@ class HeaderJsonParser(ToolParser):
                 between.append(m)
         if cls.REPEAT_SECTION:
             between.extend(cls.SECTION_START)
-        self._between = tuple(between)
+        self._between_markers = tuple(between)
         self._between_partial = PartialMarkers(between)
         self._mode = _TEXT
         self._raw: list[str] = []  # markup since the last complete call: text if it fails
         self._header_parts: list[str] = []
         self._header_len = 0
         self._section_calls = 0
-        self._unique = UniqueIds()
+        self._unique_ids = UniqueIds()
         self._name = ""
         self._call_id: str | None = None
         self._index = -1
         self._args: ArgsStreamer | None = None
         # With CALL_END: a call whose arguments closed, waiting for its closer
         # (index, arguments)
-        self._closed: tuple[int, str] | None = None
+        self._closed_call: tuple[int, str] | None = None
 
     # -- for configurations ----------------------------------------------------------------
 
@@ -172,7 +169,7 @@ class HeaderJsonParser(ToolParser):
             delta, pos = args.push_more(buf[:-1], 0)
         out = [ToolCallArgs(self._index, delta)] if delta else []
         if args.done or args.error:
-            self._end(out, incomplete=not args.done)
+            self._close_call(out, incomplete=not args.done)
             pos = self._step(buf, pos, out, False)
         self._tail = buf[pos:] if pos < len(buf) else ""
         return out
@@ -192,7 +189,7 @@ class HeaderJsonParser(ToolParser):
                 self._raw = [marker]
                 self._section_calls = 0
                 if self.CALL_START is None or marker == self.CALL_START:
-                    self._new_header()
+                    self._start_header()
                 else:  # a CALL_START must come first
                     self._mode = _AFTER
             elif mode == _HEADER:
@@ -207,9 +204,9 @@ class HeaderJsonParser(ToolParser):
                 if pos == n:
                     return pos
                 if buf[pos] != "{":
-                    self._degrade(out)
+                    self._markup_to_text(out)
                     continue
-                self._begin(out)
+                self._open_call(out)
             elif mode == _AFTER:
                 pos = self._read_between(buf, pos, out, final)
                 if pos < 0:
@@ -218,7 +215,7 @@ class HeaderJsonParser(ToolParser):
                 return pos
         return pos
 
-    def _new_header(self) -> None:
+    def _start_header(self) -> None:
         self._header_parts = []
         self._header_len = 0
         self._mode = _HEADER
@@ -231,34 +228,34 @@ class HeaderJsonParser(ToolParser):
             self._raw.append(buf[pos:end])
             self._header_len += end - pos
         if self._header_len > self.MAX_HEADER:
-            self._degrade(out)
+            self._markup_to_text(out)
             return end
         if marker is None:
             return -(end + 1) if end < len(buf) else end
         if marker not in self._header_ends:  # interrupted by another marker
-            self._degrade(out)
+            self._markup_to_text(out)
             return end
         parsed = self._header("".join(self._header_parts))
         if parsed is None:
             if marker == "{":  # the brace is left to be read as text
-                self._degrade(out)
+                self._markup_to_text(out)
                 return end
             self._raw.append(marker)
-            self._degrade(out)
+            self._markup_to_text(out)
             return resume
         self._name, call_id = parsed
-        self._call_id = self._unique(call_id) if call_id else None
+        self._call_id = self._unique_ids(call_id) if call_id else None
         if marker == "{":
-            self._begin(out)
+            self._open_call(out)
             return end
         self._raw.append(marker)
         self._mode = _OPEN
         return resume
 
-    def _begin(self, out: list[Event]) -> None:
+    def _open_call(self, out: list[Event]) -> None:
         call_id = self._call_id
         if call_id is None:
-            call_id = self._unique(f"{self.id_prefix}{self._calls}")
+            call_id = self._unique_ids(f"{self.id_prefix}{self._calls}")
         self._index = self._start_call(out, self._name, call_id)
         self._raw = []
         self._args = ArgsStreamer()
@@ -281,24 +278,24 @@ class HeaderJsonParser(ToolParser):
         if delta:
             out.append(ToolCallArgs(self._index, delta))
         if args.done:
-            self._end(out, incomplete=False)
+            self._close_call(out, incomplete=False)
             return new
         if args.error:
-            self._end(out, incomplete=True)
+            self._close_call(out, incomplete=True)
             return new
         if marker is not None:  # cut short by a marker
-            self._end(out, incomplete=True, tail=buf[new:stop])
+            self._close_call(out, incomplete=True, tail=buf[new:stop])
             return stop
         return -(new + 1) if new < n else new
 
-    def _end(self, out: list[Event], *, incomplete: bool, tail: str = "") -> None:
+    def _close_call(self, out: list[Event], *, incomplete: bool, tail: str = "") -> None:
         args = self._args
         assert args is not None
         if incomplete:
             self._emit_args(out, self._index, args.close(tail))
             self._end_call(out, self._index, args.text(), True)
         elif self.CALL_END is not None:  # complete once its closer comes (_read_between)
-            self._closed = (self._index, args.text())
+            self._closed_call = (self._index, args.text())
         else:  # no closer in the grammar: the arguments' end is the call's
             self._end_call(out, self._index, args.text(), False)
         self._args = None
@@ -315,12 +312,12 @@ class HeaderJsonParser(ToolParser):
             pos = ws
         if pos == n:
             return pos
-        for marker in self._between:
+        for marker in self._between_markers:
             if buf.startswith(marker, pos):
                 pos += len(marker)
-                if self._closed is not None and marker != self.ARGS_SUFFIX:
+                if self._closed_call is not None and marker != self.ARGS_SUFFIX:
                     # its closer (or the section's) ends it; another call start does not
-                    self._settle(out, marker in (self.CALL_END, self.SECTION_END))
+                    self._end_closed_call(out, marker in (self.CALL_END, self.SECTION_END))
                 if marker == self.SECTION_END:
                     self._mode = _TEXT
                     if self._section_calls:
@@ -331,7 +328,7 @@ class HeaderJsonParser(ToolParser):
                         self._release_raw(out)
                 elif marker == self.CALL_START or marker in self.SECTION_START:
                     self._raw.append(marker)
-                    self._new_header()
+                    self._start_header()
                 elif self._section_calls:  # a suffix or call end: markup of the last call
                     self._raw = []
                 else:
@@ -341,21 +338,21 @@ class HeaderJsonParser(ToolParser):
             return -(pos + 1)
         # Anything else ends the section (and a call still waiting for its closer, cut
         # off); the whitespace before it is text.
-        if self._closed is not None:
-            self._settle(out, False)
+        if self._closed_call is not None:
+            self._end_closed_call(out, False)
         self._release_raw(out)
         self._mode = _TEXT
         return pos
 
-    def _settle(self, out: list[Event], complete: bool) -> None:
-        assert self._closed is not None
-        index, text = self._closed
-        self._closed = None
+    def _end_closed_call(self, out: list[Event], complete: bool) -> None:
+        assert self._closed_call is not None
+        index, text = self._closed_call
+        self._closed_call = None
         self._end_call(out, index, text, not complete)
 
     # -- failure and the end ---------------------------------------------------------------
 
-    def _degrade(self, out: list[Event]) -> None:
+    def _markup_to_text(self, out: list[Event]) -> None:
         """Malformed markup before a call started: release it as text."""
         self._release_raw(out)
         self._mode = _TEXT
@@ -369,18 +366,18 @@ class HeaderJsonParser(ToolParser):
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
         if mode == _ARGS:
-            self._end(out, incomplete=True, tail=rest)
+            self._close_call(out, incomplete=True, tail=rest)
             return
         if mode == _OPEN:  # the header is complete: the call is reported
             self._raw = []
-            self._begin(out)
+            self._open_call(out)
             assert self._args is not None
             self._emit_args(out, self._index, self._args.push("{}", 0, True)[0])
-            self._end(out, incomplete=True)
+            self._close_call(out, incomplete=True)
             return
         if mode == _AFTER:
-            if self._closed is not None:  # its closer never came
-                self._settle(out, False)
+            if self._closed_call is not None:  # its closer never came
+                self._end_closed_call(out, False)
             text = "".join(self._raw) + rest
             if text.strip():
                 out.append(Text(text))

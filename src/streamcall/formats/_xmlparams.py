@@ -23,24 +23,19 @@ reads the suffix and the ``>`` (held while cut, at most the regex's bound), and 
 block's markers become those of that suffix (``_use_suffix``, then ``_setup_markers``);
 anything else after the stem makes the stem text again.
 
-A value's schema is its key's property in the tool's ``parameters``, or in the branches
-of a top-level ``allOf``/``anyOf``/``oneOf`` (``schema_properties``).
+A value is typed by its key's property in the tool's schema (``schema.py``: the
+properties, ``$ref``s, type names and the value plans). Arguments are converted to compact
+JSON and streamed while they are written. Every emitted piece is final, so the deltas only
+ever grow a prefix of the final object: ``{`` when the call starts, ``,"key":`` when a
+parameter opens, then the value, read by its plan (``schema.value_plan``):
 
-Arguments are converted to compact JSON and streamed while they are written. Every
-emitted piece is final, so the deltas only ever grow a prefix of the final object:
-``{`` when the call starts, ``,"key":`` when a parameter opens, then the value:
-
-- typed ``string`` by the tool schema (or ``string="true"`` in DSML): a JSON string whose
-  body is streamed as it arrives (vLLM and SGLang wait for ``</parameter>``);
-- typed otherwise (integer, number, boolean, object, array, unions): held until its
-  terminator, then converted (``null``; ``true``/``false``; int; float; ``json.loads``
-  or a Python literal for objects and arrays), falling back to a string;
-- untyped (no schema for the tool or the key): decided by the value's first character,
-  so nothing ever needs to be taken back. ``{`` ``[`` ``-`` or a digit: held and loaded
-  as JSON (a string if it does not load); text that may still become exactly ``true``,
-  ``false`` or ``null``: held (at most 5 characters) and emitted as that literal if it
-  is; anything else: streamed as a string. A nullable string is held the same way for
-  ``null`` only.
+- ``STRING`` (or ``string="true"`` in DSML): a JSON string whose body is streamed as it
+  arrives (vLLM and SGLang wait for ``</parameter>``);
+- ``HELD``: held until its terminator, then converted (``schema.convert_value``);
+- ``AUTO`` (untyped): decided by the value's first character, so nothing ever needs to
+  be taken back: JSON-like values are held and converted, a possible ``true``, ``false``
+  or ``null`` is held (at most 5 characters), anything else streams as a string;
+- ``NULLABLE_STRING``: streamed as a string, held while it may still be ``null``.
 
 The single newline that these formats put after the opening tag and before the closing
 one is stripped, as vLLM does (unless ``STRIP_NEWLINES`` is off: Step-3 writes values
@@ -58,28 +53,18 @@ while it is held, chunks that cannot close it are added to it unread, as long as
 follows its header stays within 8 characters plus its closer's length less one. A longer
 value streams (or is held in parts) as above.
 
-Shortcuts (seed 004: each measured faster, and proved equal to the general path by
-``tests/formats/test_xmlparams_shortcuts.py``, which switches them off). The general path
-is ``FeedLoop.feed`` into ``_scan``, one mode step at a time, and ``_open_param``,
-``_value``, ``_finish_value`` for each parameter. ``feed`` takes a chunk that starts
-between parameters straight to ``_whole_params``, which reads a whole short parameter
-(opener, header, a value holding no terminator's first character, closer) with one regex
-(``_member_pattern``: opener and header are atomic groups, so they match what the general
-path matches) and emits its ``"key":value`` as one piece, holding a cut one as above;
-``_scan`` uses it between parameters too. ``feed`` takes a chunk inside a string value or
-a held value straight to the delta or to the held parts when no terminator is in sight.
-The argument pieces of one chunk leave as one ``ToolCallArgs`` (events cost more than the
-join). ``value_plan`` plans a ``{"type": NAME}`` schema once per type name. Measured by
-interleaved A/B in CPU time against the engine before them (64 KB of arguments in
-7-character chunks, per chunk): many small parameters 2.56 -> 1.27 µs (qwen3_coder;
-seed_oss, minicpm5, minimax_m2, step3, step3p5 likewise about 0.5x; glm, hy_v3 and DSML,
-whose general path was cheaper, about 0.63x); one long string value 1.60 -> 1.20 µs; one
-long object-typed value 1.08 -> 0.53 µs. Each one off against all on (object form unless
-said): the whole-parameter regex 2.67 -> 1.25, the holds 3.69 -> 1.23, adding unread to
-a held parameter 1.43 -> 1.24, the value chunks taken directly 2.03 -> 1.21 (string form)
-and 1.19 -> 0.53 (object-typed value), one event per chunk 1.33 -> 1.26, the plan per
-type name 1.37 -> 1.29 µs (qwen3_coder). A trie instead of an alternation of prefixes in
-the regex measured 8% slower, and was not kept.
+Shortcuts, each kept because it measured faster (docs/performance.md) and proved equal to
+the general path by ``tests/formats/test_xmlparams_shortcuts.py``, which switches them off.
+The general path is ``FeedLoop.feed`` into ``_run_modes``, one mode step at a time, and
+``_open_param``, ``_value``, ``_finish_value`` for each parameter. ``feed`` takes a chunk
+that starts between parameters straight to ``_whole_params``, which reads a whole short
+parameter (opener, header, a value holding no terminator's first character, closer) with
+one regex (``_member_pattern``: opener and header are atomic groups, so they match what the
+general path matches) and emits its ``"key":value`` as one piece, holding a cut one as
+above; ``_run_modes`` uses it between parameters too. ``feed`` takes a chunk inside a
+string value or a held value straight to the delta or to the held parts when no terminator
+is in sight. The argument pieces of one chunk leave as one ``ToolCallArgs`` (an event costs
+more than the join).
 
 A block whose first non-blank character is ``{`` holds Hermes-style JSON calls when
 ``JSON_BODY`` is set (Qwen2.5, QwQ and Qwen3 write ``<tool_call>{"name": ..., "arguments":
@@ -133,8 +118,6 @@ the stream is ended ``incomplete``.
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
 import re
 from collections.abc import Iterable
@@ -150,13 +133,24 @@ from streamcall.formats._scan import (
     cut_marker,
     json_quote,
 )
-from streamcall.partial.incremental import MAX_DEPTH, too_deep
+from streamcall.formats.schema import (
+    AUTO,
+    AUTO_JSON_START,
+    HELD,
+    LITERALS,
+    NULLABLE_STRING,
+    STRING,
+    compact_json,
+    convert_value,
+    load_json,
+    tool_properties,
+    value_plan,
+    whole_value_json,
+)
 
-__all__ = ["XmlParamsParser", "convert_value", "schema_properties", "value_plan"]
+__all__ = ["XmlParamsParser", "any_prefix"]
 
 _WS = re.compile(r"\s*")
-_INT = re.compile(r"[+-]?[0-9]+")
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
 # modes
 _TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 6, 7
@@ -164,253 +158,23 @@ _TEXT, _BLOCK, _HEADER, _CALL, _KEY, _VALUE, _JSON, _SUFFIX = 0, 1, 2, 3, 4, 5, 
 _ARGS, _AFTER_ARGS = 8, 9
 #: inside a ``TEXT_REGION``: text, up to its closer
 _REGION = 10
-# value plans
-STRING, HELD, AUTO, NULLABLE_STRING = 0, 1, 2, 3
 # value sub-states
 _V_START, _V_STRING, _V_HELD, _V_LITERAL, _V_CDATA = 0, 1, 2, 3, 4
 _CDATA_OPEN, _CDATA_CLOSE = "<![CDATA[", "]]>"
 
-_AUTO_JSON_START = frozenset("{[-0123456789")
 #: value sub-states whose chunks ``feed`` takes directly: streamed, or collected whole
-_DIRECT = frozenset((_V_STRING, _V_HELD))
+_DIRECT_VALUE_STATES = frozenset((_V_STRING, _V_HELD))
 #: the longest parameter that ``_whole_params`` holds whole when the end of a chunk cuts it
 _MAX_MEMBER = 128
 #: and of its value, before a cut closer (a long value streams as usual)
 _MAX_CUT_VALUE = 8
-_LITERALS = ("true", "false", "null")
-
-_TYPE_ALIASES = {
-    "str": "string",
-    "text": "string",
-    "varchar": "string",
-    "char": "string",
-    "enum": "string",
-    "bool": "boolean",
-    "binary": "boolean",
-    "int": "integer",
-    "float": "number",
-    "double": "number",
-    "list": "array",
-    "dict": "object",
-    "map": "object",
-}
-
-
-def _schema_types(schema: Any, into: set[str]) -> bool:
-    """Collect the JSON types a schema allows; False if some branch allows anything."""
-    if not isinstance(schema, dict):
-        return False
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        into.add(_TYPE_ALIASES.get(kind.lower(), kind.lower()))
-        return True
-    if isinstance(kind, list):
-        into.update(_TYPE_ALIASES.get(str(k).lower(), str(k).lower()) for k in kind)
-        return bool(kind)
-    for union in ("anyOf", "oneOf"):
-        branches = schema.get(union)
-        if isinstance(branches, list) and branches:
-            return all(_schema_types(b, into) for b in branches)
-    enum = schema.get("enum")
-    if "const" in schema:
-        enum = [schema["const"]]
-    if isinstance(enum, list) and enum:
-        for v in enum:
-            into.add(
-                "null"
-                if v is None
-                else "boolean"
-                if isinstance(v, bool)
-                else "string"
-                if isinstance(v, str)
-                else "number"
-                if isinstance(v, int | float)
-                else "array"
-                if isinstance(v, list)
-                else "object"
-            )
-        return True
-    if "properties" in schema:
-        into.add("object")
-        return True
-    if "items" in schema:
-        into.add("array")
-        return True
-    return False
-
-
-def schema_properties(parameters: Any) -> dict[str, Any]:
-    """The property schemas of a tool's ``parameters``, with those its ``allOf``/
-    ``anyOf``/``oneOf`` branches declare (a top-level union of objects): a key that
-    several places declare gets the ``anyOf`` of their schemas. Local ``$ref``s
-    (``#/$defs/...``, ``#/definitions/...``) are resolved; a cycle is left untyped."""
-    found: dict[str, list[Any]] = {}
-    if isinstance(parameters, dict):
-        parameters = _resolve_refs(parameters, parameters, 0)
-    _collect_properties(parameters, found, 0)
-    return {k: v[0] if len(v) == 1 else {"anyOf": v} for k, v in found.items()}
-
-
-#: how deep ``$ref``s are followed and schemas walked (a cycle ends there, untyped)
-_MAX_SCHEMA_DEPTH = 16
-#: keys whose values are data, not schemas
-_DATA_KEYS = frozenset(("enum", "const", "default", "examples", "required"))
-
-
-def _resolve_refs(schema: Any, root: dict[str, Any], depth: int) -> Any:
-    if depth > _MAX_SCHEMA_DEPTH:
-        return {}
-    if isinstance(schema, list):
-        return [_resolve_refs(s, root, depth + 1) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        target: Any = root if ref.startswith("#") else None
-        for part in ref[2:].split("/") if ref.startswith("#/") else ():
-            part = part.replace("~1", "/").replace("~0", "~")
-            target = target.get(part) if isinstance(target, dict) else None
-        if not isinstance(target, dict):
-            return {}
-        return _resolve_refs(target, root, depth + 1)
-    return {
-        k: v if k in _DATA_KEYS else _resolve_refs(v, root, depth + 1) for k, v in schema.items()
-    }
-
-
-def _collect_properties(schema: Any, into: dict[str, list[Any]], depth: int) -> None:
-    if not isinstance(schema, dict) or depth > 8:
-        return
-    props = schema.get("properties")
-    if isinstance(props, dict):
-        for key, sub in props.items():
-            seen = into.setdefault(key, [])
-            if sub not in seen:
-                seen.append(sub)
-    for union in ("allOf", "anyOf", "oneOf"):
-        branches = schema.get(union)
-        if isinstance(branches, list):
-            for branch in branches:
-                _collect_properties(branch, into, depth + 1)
-
-
-def value_plan(schema: Any) -> tuple[int, frozenset[str]]:
-    """How a value with this property schema is read: (plan, non-null types)."""
-    if type(schema) is dict:
-        kind = schema.get("type")
-        if type(kind) is str:  # the common schema, planned once per type name
-            return _kind_plan(kind)
-    return _general_plan(schema)
-
-
-@functools.lru_cache(maxsize=64)
-def _kind_plan(kind: str) -> tuple[int, frozenset[str]]:
-    return _general_plan({"type": kind})
-
-
-def _general_plan(schema: Any) -> tuple[int, frozenset[str]]:
-    types: set[str] = set()
-    if schema is None or not _schema_types(schema, types):
-        return AUTO, frozenset()
-    nullable = "null" in types
-    types.discard("null")
-    if types == {"string"}:
-        return (NULLABLE_STRING if nullable else STRING), frozenset(types)
-    if not types:
-        return AUTO, frozenset()
-    return HELD, frozenset(types)
 
 
 def any_prefix(words: Iterable[str]) -> str:
     """A regex group for any non-empty prefix of ``words``: an alternation, longest first
-    (measured faster than a trie of nested optional groups)."""
+    (rather than a trie of nested optional groups, which measured slower)."""
     cuts = {w[:i] for w in words for i in range(1, len(w) + 1)}
     return "(?:" + "|".join(map(re.escape, sorted(cuts, key=len, reverse=True))) + ")"
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _load_json(text: str) -> Any:
-    return json.loads(text, parse_constant=_reject_constant)
-
-
-def _load_container(text: str) -> str | None:
-    """JSON text for an object or array written as JSON or as a Python literal; None past
-    ``MAX_DEPTH`` - 1 levels (a value sits inside the arguments object)."""
-    if too_deep(text, MAX_DEPTH - 1):
-        return None
-    try:
-        return _ENCODE(_load_json(text))
-    except (ValueError, RecursionError):
-        pass
-    if text[:1] not in ("{", "["):
-        return None
-    try:
-        return _ENCODE(ast.literal_eval(text))
-    except Exception:  # literal_eval and encode raise many kinds; all mean "not this"
-        return None
-
-
-#: the JSON type of a value by the first character of its JSON text
-_JSON_KIND = {"{": "object", "[": "array", '"': "string", "t": "boolean", "f": "boolean"}
-
-
-def _allowed(text: str, types: frozenset[str]) -> bool:
-    """Whether the JSON text's type is one the schema allows."""
-    kind = _JSON_KIND.get(text[:1], "number")
-    return kind in types or (kind == "number" and "integer" in types)
-
-
-def convert_value(raw: str, types: frozenset[str]) -> str:
-    """The JSON text of a held value. ``types`` empty means untyped (auto).
-
-    A typed value becomes JSON of a type the schema allows, else the string it is (when
-    a string is allowed): ``7`` for ``["string", "object"]`` stays ``"7"``, ``null`` for
-    ``["string", "integer"]`` stays ``"null"``. A number or boolean written as a JSON
-    string (``"42"``) for a schema without strings is read inside its quotes.
-    """
-    s = raw.strip()
-    if not types:
-        if s == "null":
-            return "null"
-        loaded = _load_container(s) if s[:1] in _AUTO_JSON_START else None
-        if loaded is not None:
-            return loaded
-        return s if s in _LITERALS else json_quote(raw)
-    if s == "null":
-        return json_quote(raw) if "string" in types else "null"
-    if len(s) > 1 and s[0] == s[-1] == '"' and "string" not in types:
-        try:
-            inner = _load_json(s)
-        except ValueError:
-            inner = None
-        if isinstance(inner, str) and inner.strip() and inner.strip()[0] not in '"{[':
-            text = convert_value(inner, types)
-            if _allowed(text, types) and text[:1] != '"':
-                return text
-    if "boolean" in types and s.lower() in ("true", "false"):
-        return s.lower()
-    if "integer" in types and _INT.fullmatch(s):
-        return str(int(s))
-    if "number" in types or "integer" in types:
-        try:
-            number = float(s)
-        except ValueError:
-            pass
-        else:
-            if number == number and abs(number) != float("inf"):
-                if _INT.fullmatch(s):
-                    return str(int(s))
-                if "integer" in types and "number" not in types and number.is_integer():
-                    return str(int(number))
-                return repr(number)
-    if types - {"string", "boolean", "integer", "number"}:
-        loaded = _load_container(s)
-        if loaded is not None and ("string" not in types or _allowed(loaded, types)):
-            return loaded
-    return json_quote(raw)
 
 
 class XmlParamsParser(ToolParser):
@@ -474,23 +238,13 @@ class XmlParamsParser(ToolParser):
         self._in_block = False
         self._calls_in_block = 0
         self._raw: list[str] = []  # markup consumed before a call started
-        self._json: _JsonBlock | None = None
-        self._new_call()
+        self._json_block: _JsonBlock | None = None
+        self._reset_call()
 
     def _param_types(self, function: str) -> dict[str, Any]:
-        """The property schemas of a tool, those of a top-level union included (a tool
-        whose ``parameters`` is a ``oneOf`` of objects still types its values)."""
-        for tool in self.tools:
-            fn = tool.get("function", tool) if isinstance(tool, dict) else None
-            if isinstance(fn, dict) and fn.get("name") == function:
-                params = fn.get("parameters")
-                if isinstance(params, dict) and not any(
-                    u in params for u in ("allOf", "anyOf", "oneOf", "$ref", "$defs", "definitions")
-                ):
-                    props = params.get("properties")  # the common schema, as it is
-                    return props if isinstance(props, dict) else {}
-                return schema_properties(params)
-        return {}
+        """The property schemas of a tool, those of a top-level union included
+        (``schema.tool_properties``)."""
+        return tool_properties(self.tools, function)
 
     def _setup_text_finder(self) -> None:
         starts: list[str] = []
@@ -528,11 +282,11 @@ class XmlParamsParser(ToolParser):
                 reverse=True,
             )
         )
-        self._call_re = re.compile("|".join(map(re.escape, self._call_markers)))
+        self._call_marker_re = re.compile("|".join(map(re.escape, self._call_markers)))
         # A cut marker between parameters is held; so is a whole one that a longer marker
         # starts with (MiniMax-M3's ``NS<`` and ``NS</invoke>``), but no other: a call
         # whose closer ends a chunk ends with that chunk, not with the next one.
-        self._call_prefix = PartialMarkers(self._call_markers)
+        self._call_partial = PartialMarkers(self._call_markers)
         self._call_extendable = frozenset(
             m
             for m in self._call_markers
@@ -540,8 +294,8 @@ class XmlParamsParser(ToolParser):
         )
         self._extendable_len = max(map(len, self._call_extendable), default=0)
         self._terminators = (self.PARAM_CLOSE, *self._call_markers)
-        self._term_finder = MarkerFinder(self._terminators)
-        self._has_flag = "string" in self.PARAM_HEADER.groupindex  # DSML's string="true"
+        self._terminator_finder = MarkerFinder(self._terminators)
+        self._has_string_flag = "string" in self.PARAM_HEADER.groupindex  # DSML's string="true"
         # The shortcuts (see the module header). The whole-parameter regex of
         # ``_whole_params`` (None: off, which also turns off ``feed``'s shortcut between
         # parameters; a test turns it off, and a later block keeps it off):
@@ -549,50 +303,50 @@ class XmlParamsParser(ToolParser):
         self._member_re = re.compile(member) if member is not None else None
         groups = self._member_re.groupindex if self._member_re is not None else {}
         self._value_group = groups.get("xml_value", 0)
-        self._cut_group = groups.get("xml_cut", 0)
+        self._cut_value_group = groups.get("xml_cut", 0)
         # A held parameter whose header is read is kept unread while chunks cannot close
         # it (no closer's last character) and the tail stays within ``_hold_limit``.
         self._hold_limit = 0
-        self._close_end = self.PARAM_CLOSE[-1:]
-        self._cut_room = _MAX_CUT_VALUE + len(self.PARAM_CLOSE) - 1
-        self._last_cut_start = _MAX_MEMBER - self._cut_room
-        # Inside a value, a chunk without ``_term_start`` (the one character every
+        self._closer_last_char = self.PARAM_CLOSE[-1:]
+        self._cut_value_room = _MAX_CUT_VALUE + len(self.PARAM_CLOSE) - 1
+        self._last_cut_start = _MAX_MEMBER - self._cut_value_room
+        # Inside a value, a chunk without ``_terminator_lead`` (the one character every
         # terminator starts with) is value text, less a trailing newline held back;
         # ``_string_finder`` reads one with it (None: ``_value`` does).
         firsts = {t[0] for t in self._terminators}
         general_values = cls._value is XmlParamsParser._value
-        self._term_start = firsts.pop() if len(firsts) == 1 and general_values else None
+        self._terminator_lead = firsts.pop() if len(firsts) == 1 and general_values else None
         self._hold_newline = cls.STRIP_NEWLINES
-        self._string_finder = self._term_finder if general_values else None
+        self._string_finder = self._terminator_finder if general_values else None
 
-    def _new_call(self) -> None:
+    def _reset_call(self) -> None:
         self._index = -1
         self._props: dict[str, Any] = {}
         self._parts: list[str] = []
-        self._members = 0
+        self._member_count = 0
         self._key_open = False  # `"key":` emitted, value not started
-        self._vstate = _V_START
+        self._value_state = _V_START
         self._plan = STRING
         self._types: frozenset[str] = frozenset()
         self._held: list[str] = []
         self._newline_skipped = False
         self._param_gap: list[str] = []  # blanks after a parameter: text if junk follows
-        self._cdata_base = _V_STRING  # the sub-state a CDATA section returns to
+        self._state_after_cdata = _V_STRING  # the sub-state a CDATA section returns to
         self._args: ArgsStreamer | None = None  # a JSON object body (JSON_ARGS)
         # WRAPPER_KEYS: whether this call's first parameter may wrap its arguments, the
         # wrapper whose value is being read, and one read (key, raw value, flag), held
-        self._wrap_ready = False
-        self._wrapping: tuple[str, str | None] | None = None
-        self._wrap: tuple[str, str, str | None] | None = None
+        self._wrapper_possible = False
+        self._reading_wrapper: tuple[str, str | None] | None = None
+        self._held_wrapper: tuple[str, str, str | None] | None = None
 
     # -- emission ------------------------------------------------------------------------
 
-    def _emit(self, out: list[Event], text: str) -> None:
-        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush``).
+    def _add_args(self, out: list[Event], text: str) -> None:
+        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush_args``).
         self._parts.append(text)
         self._delta.append(text)
 
-    def _flush(self, out: list[Event]) -> None:
+    def _flush_args(self, out: list[Event]) -> None:
         """Hand out the argument pieces of this chunk as one event (events cost more than
         the join; the concatenation is the same). When they are all of the call's pieces
         (a whole call in one chunk), the joined text stands for them, so that the call's
@@ -605,27 +359,27 @@ class XmlParamsParser(ToolParser):
             out.append(ToolCallArgs(self._index, text))
             delta.clear()
 
-    def _end(self, out: list[Event], incomplete: bool, tail: str = "") -> None:
+    def _close_call(self, out: list[Event], incomplete: bool, tail: str = "") -> None:
         """End the call, closing its JSON (``tail``: a JSON body's held-back token)."""
         args = self._args
         if args is not None:  # a JSON object body: the streamer closes it
             closing = args.close(tail) if not args.done else ""
         else:
-            if self._wrapping is not None:  # (its value was cut: read what came)
+            if self._reading_wrapper is not None:  # (its value was cut: read what came)
                 self._hold_wrapper("".join(self._held))
-            if self._wrap is not None:
+            if self._held_wrapper is not None:
                 self._settle_wrapper(out, unwrap=not incomplete)
-            if self._vstate == _V_CDATA:
-                self._vstate = self._cdata_base
-            if self._mode == _VALUE and self._vstate == _V_STRING:
+            if self._value_state == _V_CDATA:
+                self._value_state = self._state_after_cdata
+            if self._mode == _VALUE and self._value_state == _V_STRING:
                 closing = '"}'
             else:
                 closing = "null}" if self._key_open else "}"
         if closing:
-            self._emit(out, closing)
-        self._flush(out)
+            self._add_args(out, closing)
+        self._flush_args(out)
         self._end_call(out, self._index, "".join(self._parts), incomplete)
-        self._new_call()
+        self._reset_call()
         self._mode = _BLOCK if self._in_block and not incomplete else _TEXT
         if incomplete:
             self._in_block = False
@@ -648,7 +402,7 @@ class XmlParamsParser(ToolParser):
         parameter, to be held: that test is written out here, and a chunk that cannot
         close a held parameter is added to it unread. Inside a string value or a held one,
         a chunk with no terminator in sight is the delta (its JSON escaping) or a held
-        part, less a trailing newline held back. All skip the mode dispatch of ``_scan``;
+        part, less a trailing newline held back. All skip the mode dispatch of ``_run_modes``;
         a test checks that this gives what the general loop gives.
         """
         out: list[Event] = []
@@ -658,26 +412,30 @@ class XmlParamsParser(ToolParser):
         n = len(buf)
         mode = self._mode
         if mode == _CALL and self._member_re is not None:
-            if n <= self._hold_limit and self._close_end not in text:
+            if n <= self._hold_limit and self._closer_last_char not in text:
                 self._tail = buf  # the held parameter still cannot have closed
                 return out
             m = self._member_re.match(buf) if n <= _MAX_MEMBER else None
             if m is not None and m.end() == n and m.start(self._value_group) < 0:
-                start, end = m.span(self._cut_group)  # (-1, -1) when the header is cut
+                start, end = m.span(self._cut_value_group)  # (-1, -1) when the header is cut
                 if end - start <= _MAX_CUT_VALUE:
                     self._tail = buf
                     # (-1 and a header too long for _MAX_MEMBER: none)
                     ok = 0 <= start <= self._last_cut_start
-                    self._hold_limit = start + self._cut_room if ok else 0
+                    self._hold_limit = start + self._cut_value_room if ok else 0
                     return out
             self._hold_limit = 0
             pos = self._whole_params(buf, 0, out, False, m)
             if pos < 0:
                 pos = -pos - 1
             elif pos < n:
-                pos = self._scan(buf, pos, out, False)
-        elif mode == _VALUE and self._vstate in _DIRECT and self._term_start is not None:
-            if buf.find(self._term_start) < 0:
+                pos = self._run_modes(buf, pos, out, False)
+        elif (
+            mode == _VALUE
+            and self._value_state in _DIRECT_VALUE_STATES
+            and self._terminator_lead is not None
+        ):
+            if buf.find(self._terminator_lead) < 0:
                 end = n
             elif self._string_finder is not None:
                 end, _, marker = self._string_finder.find(buf, 0)
@@ -688,7 +446,7 @@ class XmlParamsParser(ToolParser):
             if end >= 0:  # _value's step, written out
                 safe = end - 1 if end and buf[end - 1] == "\n" and self._hold_newline else end
                 if safe:
-                    if self._vstate == _V_STRING:
+                    if self._value_state == _V_STRING:
                         piece = json_quote(buf[:safe] if safe < n else buf)[1:-1]
                         self._parts.append(piece)
                         out.append(ToolCallArgs(self._index, piece))
@@ -700,21 +458,21 @@ class XmlParamsParser(ToolParser):
             if pos < 0:
                 pos = -pos - 1
             elif pos < n:
-                pos = self._scan(buf, pos, out, False)
+                pos = self._run_modes(buf, pos, out, False)
         else:
-            pos = self._scan(buf, 0, out, False)
+            pos = self._run_modes(buf, 0, out, False)
         if self._delta:
-            self._flush(out)
+            self._flush_args(out)
         self._tail = buf[pos:] if pos < n else ""
         return out
 
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        pos = self._scan(buf, pos, out, final)
+        pos = self._run_modes(buf, pos, out, final)
         if self._delta:
-            self._flush(out)
+            self._flush_args(out)
         return pos
 
-    def _scan(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+    def _run_modes(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
         while pos < n:
             mode = self._mode
@@ -761,7 +519,7 @@ class XmlParamsParser(ToolParser):
                     block = _JsonBlock(self.tools, id_prefix=self.id_prefix)
                     block._open_block(self._raw, bare=False)
                     block._end = self.BLOCK_CLOSE  # the block's own closer
-                    self._json = block
+                    self._json_block = block
                     self._raw = []
                     self._mode = _JSON
                     pos = ws
@@ -834,13 +592,13 @@ class XmlParamsParser(ToolParser):
                     continue
                 self._raw = []
                 self._calls_in_block += 1
-                self._new_call()
+                self._reset_call()
                 self._props = self._param_types(name)
-                self._wrap_ready = bool(self.WRAPPER_KEYS and self._props) and any(
+                self._wrapper_possible = bool(self.WRAPPER_KEYS and self._props) and any(
                     k not in self._props for k in self.WRAPPER_KEYS
                 )
                 self._index = self._start_call(out, name)
-                self._emit(out, "{")
+                self._add_args(out, "{")
                 self._mode = _CALL
                 pos = m.end()
             elif mode == _CALL:
@@ -856,16 +614,16 @@ class XmlParamsParser(ToolParser):
                 if ws == n:
                     return ws
                 if not final and (
-                    self._call_prefix.holds(buf, ws)
+                    self._call_partial.holds(buf, ws)
                     or (n - ws <= self._extendable_len and buf[ws:] in self._call_extendable)
                 ):
                     return ws  # may still become a (longer) marker
-                found = self._call_re.match(buf, ws)
+                found = self._call_marker_re.match(buf, ws)
                 if (
                     found is None
                     and self.JSON_ARGS
-                    and not self._members
-                    and self._wrap is None
+                    and not self._member_count
+                    and self._held_wrapper is None
                     and buf[ws] == "{"
                 ):
                     self._param_gap = []
@@ -875,7 +633,7 @@ class XmlParamsParser(ToolParser):
                     continue
                 if found is None:
                     gap = "".join(self._param_gap)
-                    self._end(out, incomplete=True)
+                    self._close_call(out, incomplete=True)
                     if gap:
                         out.append(Text(gap))
                     pos = ws
@@ -884,10 +642,10 @@ class XmlParamsParser(ToolParser):
                 marker = found.group()
                 pos = found.end()
                 if marker == self.CALL_CLOSE:
-                    self._end(out, incomplete=False)
+                    self._close_call(out, incomplete=False)
                 elif marker == self.BLOCK_CLOSE:
                     self._in_block = False
-                    self._end(out, incomplete=False)
+                    self._close_call(out, incomplete=False)
                 else:
                     self._raw = [marker]
                     self._mode = _KEY
@@ -912,7 +670,7 @@ class XmlParamsParser(ToolParser):
                 if m is None:
                     if not final and n - pos < self.MAX_HEADER:
                         return pos
-                    self._end(out, incomplete=True)
+                    self._close_call(out, incomplete=True)
                     self._release_raw(out)
                     continue
                 self._raw = []
@@ -920,13 +678,13 @@ class XmlParamsParser(ToolParser):
                 self._mode = _VALUE
                 pos = m.end()
             else:
-                json_block = self._json
+                json_block = self._json_block
                 assert json_block is not None
                 pos = json_block.step_for(self, buf, pos, out, final)
                 if pos < 0:
                     return -pos - 1
                 if not json_block._block_open:
-                    self._json = None
+                    self._json_block = None
                     self._in_block = False
                     self._mode = _TEXT
         return pos
@@ -958,9 +716,9 @@ class XmlParamsParser(ToolParser):
         perhaps in its closer (the value so far in ``xml_cut``); or a header cut by the end
         of the text (no whole terminator after the opener); or just a header. Or it
         matches a cut opener at the end of the text. The opener and the header are atomic
-        groups, so they match exactly what ``_scan``'s ``_call_re`` and
+        groups, so they match exactly what ``_run_modes``'s ``_call_marker_re`` and
         ``PARAM_HEADER.match`` would; the value's first terminator is then its
-        ``PARAM_CLOSE``, as ``_term_finder`` finds.
+        ``PARAM_CLOSE``, as ``_terminator_finder`` finds.
         """
         cls = type(self)
         header, close, opens = self.PARAM_HEADER, self.PARAM_CLOSE, self.PARAM_OPEN
@@ -1020,14 +778,14 @@ class XmlParamsParser(ToolParser):
                 cut = m.group("xml_cut")
                 return -(pos + 1) if cut is None or len(cut) <= _MAX_CUT_VALUE else pos
             if not (
-                self._wrap_ready
-                and (self._wrap is not None or not self._members)
+                self._wrapper_possible
+                and (self._held_wrapper is not None or not self._member_count)
                 and self._wrapper_member(out, m, value)  # (True: held, nothing to emit)
             ):
                 text = param_json(m, value)
-                if self._members:
+                if self._member_count:
                     text = "," + text
-                self._members += 1
+                self._member_count += 1
                 self._parts.append(text)
                 self._delta.append(text)
             self._param_gap = []
@@ -1045,35 +803,24 @@ class XmlParamsParser(ToolParser):
                 value = value[:-1]
         key = m.group("key").strip()
         plan, types = value_plan(self._props.get(key))
-        if plan == AUTO and self._has_flag:
+        if plan == AUTO and self._has_string_flag:
             flag = m.group("string")
             if flag is not None:
                 plan = STRING if flag == "true" else HELD
-        if plan == STRING:
-            text = json_quote(value)
-        elif plan == HELD:
-            text = convert_value(value, types)
-        elif plan == AUTO:
-            if value[:1] in _AUTO_JSON_START:
-                text = convert_value(value, types)
-            else:
-                text = value if value in _LITERALS else json_quote(value)
-        else:  # NULLABLE_STRING
-            text = "null" if value == "null" else json_quote(value)
-        return json_quote(key) + ":" + text
+        return json_quote(key) + ":" + whole_value_json(plan, types, value)
 
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key = m.group("key").strip()
-        flag = m.group("string") if self._has_flag else None
-        if self._wrap_ready:
-            if self._wrap is not None:  # a second parameter: the first wrapped nothing
+        flag = m.group("string") if self._has_string_flag else None
+        if self._wrapper_possible:
+            if self._held_wrapper is not None:  # a second parameter: the first wrapped nothing
                 self._settle_wrapper(out, unwrap=False)
-            elif not self._members and key in self.WRAPPER_KEYS and key not in self._props:
+            elif not self._member_count and key in self.WRAPPER_KEYS and key not in self._props:
                 # Maybe the call's arguments: read it whole, emit nothing yet.
-                self._wrapping = (key, flag)
+                self._reading_wrapper = (key, flag)
                 self._plan, self._types = HELD, frozenset()
                 self._held = []
-                self._vstate = _V_START
+                self._value_state = _V_START
                 self._newline_skipped = False
                 return
         plan, types = value_plan(self._props.get(key))
@@ -1083,16 +830,16 @@ class XmlParamsParser(ToolParser):
         self._plan = plan
         self._types = types
         self._held = []
-        self._vstate = _V_START
+        self._value_state = _V_START
         self._newline_skipped = False
-        self._emit(out, ("," if self._members else "") + json_quote(key) + ":")
-        self._members += 1
+        self._add_args(out, ("," if self._member_count else "") + json_quote(key) + ":")
+        self._member_count += 1
         self._key_open = True
 
     def _value(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """Read a value; returns the new position or ``-(pos + 1)`` to hold ``buf[pos:]``."""
         n = len(buf)
-        state = self._vstate
+        state = self._value_state
         if state == _V_START:
             if buf[pos] == "\n" and not self._newline_skipped and self.STRIP_NEWLINES:
                 self._newline_skipped = True
@@ -1105,37 +852,37 @@ class XmlParamsParser(ToolParser):
                 if buf.startswith(_CDATA_OPEN, pos):
                     held = plan == HELD
                     if not held:
-                        self._emit(out, '"')
+                        self._add_args(out, '"')
                         self._key_open = False
-                    self._cdata_base = _V_HELD if held else _V_STRING
-                    self._vstate = _V_CDATA
+                    self._state_after_cdata = _V_HELD if held else _V_STRING
+                    self._value_state = _V_CDATA
                     return self._cdata(buf, pos + len(_CDATA_OPEN), out, final)
                 if not final and cut_marker(_CDATA_OPEN, buf, pos):
                     return -(pos + 1)  # may still open a CDATA section
             if plan == STRING:
                 state = _V_STRING
-            elif plan == HELD or (plan == AUTO and c in _AUTO_JSON_START):
+            elif plan == HELD or (plan == AUTO and c in AUTO_JSON_START):
                 state = _V_HELD
             elif c in ("tfn" if plan == AUTO else "n"):
                 state = _V_LITERAL
             else:
                 state = _V_STRING
             if state == _V_STRING:
-                self._emit(out, '"')
+                self._add_args(out, '"')
                 self._key_open = False
-            self._vstate = state
+            self._value_state = state
         if state == _V_LITERAL:
             return self._literal(buf, pos, out, final)
         if state == _V_CDATA:
             return self._cdata(buf, pos, out, final)
-        finder = self._term_finder
+        finder = self._terminator_finder
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
         if marker is None:
             safe = end
             if not final and safe > pos and buf[safe - 1] == "\n" and self.STRIP_NEWLINES:
                 safe -= 1  # maybe the newline before the closer
             if state == _V_STRING:
-                if safe > pos:  # self._emit, inline: the per-chunk path of the general loop
+                if safe > pos:  # self._add_args, inline: the per-chunk path of the general loop
                     text = json_quote(buf[pos:safe])[1:-1]
                     self._parts.append(text)
                     self._delta.append(text)
@@ -1151,56 +898,56 @@ class XmlParamsParser(ToolParser):
         return resume if marker == self.PARAM_CLOSE else end
 
     def _finish_value(self, out: list[Event], piece: str) -> None:
-        if self._vstate == _V_STRING:
+        if self._value_state == _V_STRING:
             delta = self._delta
             if piece and delta and delta[-1] == '"' and self._parts[-1] == '"':
                 # The opening quote is the last piece (the whole value came in this chunk):
                 # the quoted value takes its place, with no copy to cut the quote off.
                 delta[-1] = self._parts[-1] = json_quote(piece)
             else:
-                self._emit(out, json_quote(piece)[1:] if piece else '"')
+                self._add_args(out, json_quote(piece)[1:] if piece else '"')
         else:
             self._held.append(piece)
             raw = "".join(self._held)
             self._held = []
-            if self._wrapping is not None:
+            if self._reading_wrapper is not None:
                 self._hold_wrapper(raw)
-                self._vstate = _V_START
+                self._value_state = _V_START
                 return
             types = self._types if self._plan == HELD else frozenset()
             if self._plan == NULLABLE_STRING:
                 text = "null" if raw.strip() == "null" else json_quote(raw)
             else:
                 text = convert_value(raw, types)
-            self._emit(out, text)
+            self._add_args(out, text)
         self._key_open = False
-        self._vstate = _V_START
+        self._value_state = _V_START
 
     # -- a parameter that may wrap the arguments (WRAPPER_KEYS) ------------------------------
 
     def _hold_wrapper(self, raw: str) -> None:
-        assert self._wrapping is not None
-        key, flag = self._wrapping
-        self._wrapping = None
+        assert self._reading_wrapper is not None
+        key, flag = self._reading_wrapper
+        self._reading_wrapper = None
         self._held = []
-        self._wrap = (key, raw, flag)
+        self._held_wrapper = (key, raw, flag)
 
     def _wrapper_member(self, out: list[Event], m: re.Match[str], value: str) -> bool:
         """``_whole_params`` read a whole parameter while a wrapper may be held: settle
         the held one (a second parameter: it wrapped nothing), or hold this one if it may
         be a wrapper. True if this parameter was taken (held)."""
-        if self._wrap is not None:
+        if self._held_wrapper is not None:
             self._settle_wrapper(out, unwrap=False)
             return False
         key = m.group("key").strip()
-        if self._members or key not in self.WRAPPER_KEYS or key in self._props:
+        if self._member_count or key not in self.WRAPPER_KEYS or key in self._props:
             return False
         if self.STRIP_NEWLINES:
             if value[:1] == "\n":
                 value = value[1:]
             if value[-1:] == "\n":
                 value = value[:-1]
-        self._wrap = (key, value, m.group("string") if self._has_flag else None)
+        self._held_wrapper = (key, value, m.group("string") if self._has_string_flag else None)
         return True
 
     def _settle_wrapper(self, out: list[Event], *, unwrap: bool) -> None:
@@ -1208,32 +955,27 @@ class XmlParamsParser(ToolParser):
         parameter, and its value is a JSON object, raw or as a JSON string, whose keys are
         all the tool's): that object's members are the arguments. Otherwise it is the
         parameter it was written as."""
-        assert self._wrap is not None
-        key, raw, flag = self._wrap
-        self._wrap = None
+        assert self._held_wrapper is not None
+        key, raw, flag = self._held_wrapper
+        self._held_wrapper = None
         inner = self._wrapped(raw) if unwrap else None
         if inner is not None:
             if inner:
-                self._emit(out, _ENCODE(inner)[1:-1])
-                self._members = len(inner)
+                self._add_args(out, compact_json(inner)[1:-1])
+                self._member_count = len(inner)
             return
-        plan, types = value_plan(None)
+        plan, types = value_plan(None)  # the wrapper is not in the schema: untyped
         if flag is not None:
             plan = STRING if flag == "true" else HELD
-        if plan == STRING:
-            text = json_quote(raw)
-        elif plan == HELD or raw[:1] in _AUTO_JSON_START:
-            text = convert_value(raw, types)
-        else:
-            text = raw if raw in _LITERALS else json_quote(raw)
-        self._emit(out, ("," if self._members else "") + json_quote(key) + ":" + text)
-        self._members += 1
+        text = whole_value_json(plan, types, raw)
+        self._add_args(out, ("," if self._member_count else "") + json_quote(key) + ":" + text)
+        self._member_count += 1
 
     def _wrapped(self, raw: str) -> dict[str, Any] | None:
         try:
-            value = _load_json(raw)
+            value = load_json(raw)
             if isinstance(value, str):
-                value = _load_json(value)
+                value = load_json(value)
         except (ValueError, RecursionError):
             return None
         if isinstance(value, dict) and all(k in self._props for k in value):
@@ -1256,17 +998,17 @@ class XmlParamsParser(ToolParser):
         else:
             safe = end
         if safe > pos:
-            if self._cdata_base == _V_STRING:
-                self._emit(out, json_quote(buf[pos:safe])[1:-1])
+            if self._state_after_cdata == _V_STRING:
+                self._add_args(out, json_quote(buf[pos:safe])[1:-1])
             else:
                 self._held.append(buf[pos:safe])
         if end < 0:
             if final:
-                self._vstate = self._cdata_base
+                self._value_state = self._state_after_cdata
                 self._finish_value(out, "")
                 return n
             return -(safe + 1) if safe < n else safe
-        self._vstate = self._cdata_base
+        self._value_state = self._state_after_cdata
         return end + len(_CDATA_CLOSE)
 
     def _json_args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
@@ -1283,13 +1025,13 @@ class XmlParamsParser(ToolParser):
             if fresh and delta:
                 delta = delta[1:]  # the ``{`` already emitted
             if delta:
-                self._emit(out, delta)
+                self._add_args(out, delta)
             if not args.done:
                 if args.error:
-                    self._end(out, incomplete=True)
+                    self._close_call(out, incomplete=True)
                     return pos
                 if final:
-                    self._end(out, incomplete=True, tail=buf[pos:])
+                    self._close_call(out, incomplete=True, tail=buf[pos:])
                     return n
                 return -(pos + 1) if pos < n else pos
             self._mode = _AFTER_ARGS
@@ -1298,16 +1040,16 @@ class XmlParamsParser(ToolParser):
             self._param_gap.append(buf[pos:ws])  # text again if junk follows
         if ws == n:
             return ws
-        if not final and self._call_prefix.holds(buf, ws):
+        if not final and self._call_partial.holds(buf, ws):
             return -(ws + 1)
         for closer in (self.CALL_CLOSE, self.BLOCK_CLOSE):
             if closer and buf.startswith(closer, ws):
                 if closer == self.BLOCK_CLOSE:
                     self._in_block = False
-                self._end(out, incomplete=False)
+                self._close_call(out, incomplete=False)
                 return ws + len(closer)
         gap = "".join(self._param_gap)
-        self._end(out, incomplete=True)
+        self._close_call(out, incomplete=True)
         if gap:
             out.append(Text(gap))
         return ws  # the junk is text
@@ -1315,15 +1057,15 @@ class XmlParamsParser(ToolParser):
     def _literal(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """A value that may be exactly ``true``, ``false`` or ``null``: bounded hold."""
         n = len(buf)
-        finder = self._term_finder
+        finder = self._terminator_finder
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
         candidate = buf[pos:end]
         if candidate.endswith("\n") and self.STRIP_NEWLINES:
             candidate = candidate[:-1]
-        literals = _LITERALS if self._plan == AUTO else ("null",)
+        literals = LITERALS if self._plan == AUTO else ("null",)
         if marker is not None or final:
             if candidate in literals:
-                self._vstate = _V_HELD
+                self._value_state = _V_HELD
                 self._finish_value(out, candidate)
                 if marker is None:
                     return n
@@ -1332,8 +1074,8 @@ class XmlParamsParser(ToolParser):
         elif any(lit.startswith(candidate) for lit in literals):
             return -(pos + 1)  # still may become a literal
         # Not a literal: a string after all, streamed from its first character.
-        self._vstate = _V_STRING
-        self._emit(out, '"')
+        self._value_state = _V_STRING
+        self._add_args(out, '"')
         self._key_open = False
         return pos
 
@@ -1349,22 +1091,22 @@ class XmlParamsParser(ToolParser):
             self._release_stem(out, rest)
             return
         if mode == _JSON:
-            assert self._json is not None
-            self._json._calls = self._calls
-            self._json._end_of_stream(rest, out)
+            assert self._json_block is not None
+            self._json_block._calls = self._calls
+            self._json_block._end_of_stream(rest, out)
             return
         if mode == _ARGS or mode == _AFTER_ARGS:
             gap = "".join(self._param_gap) if mode == _AFTER_ARGS else ""
-            self._end(out, incomplete=True, tail="" if gap or mode == _AFTER_ARGS else rest)
+            self._close_call(out, incomplete=True, tail="" if gap or mode == _AFTER_ARGS else rest)
             if mode == _AFTER_ARGS and gap + rest:
                 out.append(Text(gap + rest))
             return
         if mode in (_CALL, _KEY, _VALUE):
-            if self._vstate == _V_CDATA:
-                self._vstate = self._cdata_base
-            if mode == _VALUE and self._vstate in (_V_HELD, _V_LITERAL):
+            if self._value_state == _V_CDATA:
+                self._value_state = self._state_after_cdata
+            if mode == _VALUE and self._value_state in (_V_HELD, _V_LITERAL):
                 self._finish_value(out, "")
-            self._end(out, incomplete=True)
+            self._close_call(out, incomplete=True)
             self._release_raw(out, rest)
             return
         if mode == _HEADER or mode == _BLOCK:

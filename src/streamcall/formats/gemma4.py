@@ -19,24 +19,25 @@ AFTER, STRING, SCALAR) -> CLOSE (``<tool_call|>``). The call is complete when it
 stream, ends it ``incomplete`` (its arguments are whole) and the rest is text.
 
 The arguments are converted to compact JSON and streamed while they are written (vLLM
-and the Rust crate of seed 001 emit them only when the call is complete). Every emitted
-piece is final, so any prefix of the deltas is a prefix of the final JSON:
+and vLLM's Rust crate, ``rust/src/tool-parser/src/gemma4.rs``, emit them only when the call
+is complete). Every emitted piece is final, so any prefix of the deltas is a prefix of the
+final JSON:
 
 - a bare scalar is held until its terminator says where it ends, then typed and emitted
   (so a split ``tru|e`` or ``4|2`` is never emitted early, vLLM #39114);
 - a ``,`` is emitted only when the next member starts, so trailing commas vanish;
 - a bare key is held until its ``:``.
 
-What it holds back: a partial ``<|tool_call>`` in text; the header until ``{``; a key
-until ``:``; a scalar until its terminator; a partial ``<|"|>`` (or ``<tool_call|>``) at
-the end of the buffer. A common member (a plain key with a bare scalar or a short string)
-cut by the end of the buffer is held whole, up to 64 characters, so that it leaves in one
-piece: the shortcut in ``_args`` that reads such members with one regex (1.66 against
-2.46 µs per chunk on many small keys, A/B in CPU time; a test proves it equal to the
-general path). ``<tool_call|>`` inside a ``<|"|>`` string is content. An end
-marker reached while containers are still open closes them and ends the call
-``incomplete``; so does the end of the stream. Malformed markup closes a started call
-the same way and releases the rest as text; a header that never completes is text.
+What it holds back: a partial ``<|tool_call>`` in text; the header until ``{``; a key until
+``:``; a scalar until its terminator; a partial ``<|"|>`` (or ``<tool_call|>``) at the end
+of the buffer. A common member (a plain key with a bare scalar or a short string) cut by the
+end of the buffer is held whole, up to 64 characters, so that it leaves in one piece: the
+shortcut in ``_args`` that reads such members with one regex (a test proves it equal to the
+general path; docs/performance.md has what it bought). ``<tool_call|>`` inside a ``<|"|>``
+string is content. An end marker reached while containers are still open closes them and
+ends the call ``incomplete``; so does the end of the stream. Malformed markup closes a
+started call the same way and releases the rest as text; a header that never completes is
+text.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ class GemmaFourParser(ToolParser):
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
-        self._start = MarkerFinder((self.START,))
+        self._start_finder = MarkerFinder((self.START,))
         self._scalar_end = re.compile(r"[,}\]]|" + re.escape(self.END))
         self._marker_chars = frozenset((self.END[0], self.QUOTE[0]))
         quote = re.escape(self.QUOTE)
@@ -145,24 +146,24 @@ class GemmaFourParser(ToolParser):
             rf"([A-Za-z_][\w.\-]*)(?:(:)(?:(?:([\w.+\-]+)(?=[,}}\]])|{quote}([^<]*){quote})(,?)"
             rf"|([\w.+\-]*|(?:{quote}[^<]*)?(?:{cut_quote})?)\Z)?)?"
         )
-        self._quote_cut = PartialMarkers((self.QUOTE,))
+        self._quote_partial = PartialMarkers((self.QUOTE,))
         self._quote_first = self.QUOTE[0]
         self._quote_reach = len(self.QUOTE) - 1  # a cut quote token is this short at most
-        self._end_cut = PartialMarkers((self.END,))
+        self._end_partial = PartialMarkers((self.END,))
         self._mode = _TEXT
         self._raw: list[str] = []
-        self._closed: tuple[int, str] | None = None  # arguments closed, END due (_CLOSE)
-        self._new_call()
+        self._closed_call: tuple[int, str] | None = None  # arguments closed, END due (_CLOSE)
+        self._reset_call()
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
         return "".join(f"{cls.START}call:{n}{gemma_value(a, cls.QUOTE)}{cls.END}" for n, a in calls)
 
-    def _new_call(self) -> None:
+    def _reset_call(self) -> None:
         self._index = -1
-        self._state = _KEY
-        self._stack: list[str] = []  # JSON closers of the open containers
-        self._members: list[bool] = []  # per container: has a member been emitted?
+        self._arg_state = _KEY
+        self._closers: list[str] = []  # JSON closers of the open containers
+        self._has_member: list[bool] = []  # per container: has a member been emitted?
         self._key_open = False  # a key was emitted and its value has not started
         self._parts: list[str] = []  # every argument piece of the call
         self._delta: list[str] = []  # the pieces not yet handed out as an event
@@ -170,12 +171,12 @@ class GemmaFourParser(ToolParser):
 
     # -- emission ------------------------------------------------------------------------
 
-    def _emit(self, out: list[Event], text: str) -> None:
-        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush``).
+    def _add_args(self, out: list[Event], text: str) -> None:
+        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush_args``).
         self._parts.append(text)
         self._delta.append(text)
 
-    def _flush(self, out: list[Event]) -> None:
+    def _flush_args(self, out: list[Event]) -> None:
         """Hand out the argument pieces of this chunk as one event.
 
         Many small keys give several tokens (a key, a scalar, a comma) per chunk; one
@@ -185,55 +186,55 @@ class GemmaFourParser(ToolParser):
             out.append(ToolCallArgs(self._index, "".join(self._delta)))
             self._delta.clear()
 
-    def _member(self, out: list[Event], text: str) -> None:
+    def _member_start(self, out: list[Event], text: str) -> None:
         """Emit the start of a new member (key or array element), with its comma."""
-        if self._members[-1]:
+        if self._has_member[-1]:
             text = "," + text
         else:
-            self._members[-1] = True
-        self._emit(out, text)
+            self._has_member[-1] = True
+        self._add_args(out, text)
 
     def _value_start(self, out: list[Event], text: str) -> None:
         if self._key_open:
             self._key_open = False
-            self._emit(out, text)
+            self._add_args(out, text)
         else:
-            self._member(out, text)
+            self._member_start(out, text)
 
     def _open(self, out: list[Event], opener: str) -> None:
         self._value_start(out, opener)
-        self._stack.append("}" if opener == "{" else "]")
-        self._members.append(False)
-        self._state = _KEY if opener == "{" else _VALUE
+        self._closers.append("}" if opener == "{" else "]")
+        self._has_member.append(False)
+        self._arg_state = _KEY if opener == "{" else _VALUE
 
     def _close(self, out: list[Event]) -> None:
-        self._emit(out, self._stack.pop())
-        self._members.pop()
+        self._add_args(out, self._closers.pop())
+        self._has_member.pop()
         self._after_value(out)
 
     def _after_value(self, out: list[Event]) -> None:
-        self._state = _AFTER
-        if not self._stack:
-            self._end(out, incomplete=False)
+        self._arg_state = _AFTER
+        if not self._closers:
+            self._close_call(out, incomplete=False)
 
-    def _end(self, out: list[Event], incomplete: bool) -> None:
+    def _close_call(self, out: list[Event], incomplete: bool) -> None:
         if incomplete:
-            closing = self._closing()
+            closing = self._closing_text()
             if closing:
-                self._emit(out, closing)
-        self._flush(out)
+                self._add_args(out, closing)
+        self._flush_args(out)
         if incomplete:
             self._end_call(out, self._index, "".join(self._parts), True)
             self._mode = _TEXT
         else:  # the arguments closed: the call is complete when its END marker comes
-            self._closed = (self._index, "".join(self._parts))
+            self._closed_call = (self._index, "".join(self._parts))
             self._mode = _CLOSE
         self._raw = []
 
-    def _settle(self, out: list[Event], complete: bool) -> None:
-        if self._closed is not None:
-            index, arguments = self._closed
-            self._closed = None
+    def _end_closed_call(self, out: list[Event], complete: bool) -> None:
+        if self._closed_call is not None:
+            index, arguments = self._closed_call
+            self._closed_call = None
             self._end_call(out, index, arguments, not complete)
 
     def _bare_value(self, text: str) -> str:
@@ -250,13 +251,13 @@ class GemmaFourParser(ToolParser):
                 return json_quote(s[: -len(quote)].strip())
         return gemma_scalar(text)
 
-    def _closing(self) -> str:
+    def _closing_text(self) -> str:
         out = []
-        if self._state == _STRING:
+        if self._arg_state == _STRING:
             out.append('"')
         elif self._key_open:
             out.append("null")
-        out.extend(reversed(self._stack))
+        out.extend(reversed(self._closers))
         return "".join(out)
 
     # -- the loop ------------------------------------------------------------------------
@@ -271,13 +272,13 @@ class GemmaFourParser(ToolParser):
         if self._mode != _ARGS or not text:
             return super().feed(text)
         buf = self._tail + text if self._tail else text
-        if self._state == _STRING and self.QUOTE not in buf:
+        if self._arg_state == _STRING and self.QUOTE not in buf:
             # Inside a string with no quote token in sight (most chunks of a long string
             # value): ``_args``'s case, written out. A cut quote token at the end is held.
             n = len(buf)
             safe = n
             if self._quote_first in buf[-self._quote_reach :]:
-                safe = self._quote_cut.start(buf)
+                safe = self._quote_partial.start(buf)
             self._tail = buf[safe:] if safe < n else ""
             if safe:
                 piece = json_quote(buf[:safe] if safe < n else buf)[1:-1]
@@ -287,21 +288,21 @@ class GemmaFourParser(ToolParser):
         out: list[Event] = []
         pos = self._args(buf, 0, out, False)
         if self._delta:
-            self._flush(out)
+            self._flush_args(out)
         return self._go_on(buf, pos, out)  # the rest of a call that ended here: _step
 
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        pos = self._scan(buf, pos, out, final)
+        pos = self._run_modes(buf, pos, out, final)
         if self._delta:
-            self._flush(out)
+            self._flush_args(out)
         return pos
 
-    def _scan(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+    def _run_modes(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
         while pos < n:
             mode = self._mode
             if mode == _TEXT:
-                pos, marker = self._text_until_marker(buf, pos, out, self._start, final)
+                pos, marker = self._text_until_marker(buf, pos, out, self._start_finder, final)
                 if marker is None:
                     return pos
                 self._raw = [marker]
@@ -316,12 +317,12 @@ class GemmaFourParser(ToolParser):
                     self._raw = []
                     self._mode = _TEXT
                     continue
-                self._new_call()
+                self._reset_call()
                 self._index = self._start_call(out, m.group(1))
-                self._stack = ["}"]
-                self._members = [False]
-                self._emit(out, "{")
-                self._state = _KEY
+                self._closers = ["}"]
+                self._has_member = [False]
+                self._add_args(out, "{")
+                self._arg_state = _KEY
                 self._mode = _ARGS
                 pos = m.end()
             elif mode == _ARGS:
@@ -334,7 +335,7 @@ class GemmaFourParser(ToolParser):
                     self._raw.append(buf[pos:ws])
                     return ws
                 if buf.startswith(self.END, ws):
-                    self._settle(out, True)
+                    self._end_closed_call(out, True)
                     self._raw = []
                     self._mode = _TEXT
                     self._block_ended()
@@ -343,7 +344,7 @@ class GemmaFourParser(ToolParser):
                     self._raw.append(buf[pos:ws])
                     return ws
                 else:  # no END after the arguments: the call was cut off
-                    self._settle(out, False)
+                    self._end_closed_call(out, False)
                     self._raw.append(buf[pos:ws])
                     out.append(Text("".join(self._raw)))
                     self._raw = []
@@ -356,7 +357,7 @@ class GemmaFourParser(ToolParser):
         n = len(buf)
         member = self._member_re.match
         while pos < n and self._mode == _ARGS:
-            state = self._state
+            state = self._arg_state
             if state == _KEY:
                 m = member(buf, pos)
                 if m is not None:
@@ -377,15 +378,15 @@ class GemmaFourParser(ToolParser):
                                 text = f'"{key}":{scalar}'  # gemma_scalar's common cases
                             else:
                                 text = f'"{key}":{gemma_scalar(scalar)}'
-                            self._state = _KEY if comma else _AFTER
+                            self._arg_state = _KEY if comma else _AFTER
                         elif string is not None:
                             text = f'"{key}":{json_quote(string)}'
-                            self._state = _KEY if comma else _AFTER
+                            self._arg_state = _KEY if comma else _AFTER
                         else:
                             text = f'"{key}":'
                             self._key_open = True
-                            self._state = _VALUE
-                        members = self._members
+                            self._arg_state = _VALUE
+                        members = self._has_member
                         if members[-1]:
                             text = "," + text
                         else:
@@ -399,24 +400,24 @@ class GemmaFourParser(ToolParser):
                 if q == -1:
                     if state == _QKEY:
                         if final or n - pos > _MAX_KEY:
-                            return self._broken(out, pos)
+                            return self._end_malformed(out, pos)
                         return -(pos + 1)
-                    safe = n if final else self._quote_cut.start(buf, pos)
+                    safe = n if final else self._quote_partial.start(buf, pos)
                     if safe > pos:
-                        self._emit(out, json_quote(buf[pos:safe])[1:-1])
+                        self._add_args(out, json_quote(buf[pos:safe])[1:-1])
                     return -(safe + 1) if safe < n else safe
                 if state == _QKEY:
                     colon = _WS.match(buf, q + len(self.QUOTE)).end()  # type: ignore[union-attr]
                     if colon == n and not final:
                         return -(pos + 1)
                     if not buf.startswith(":", colon):
-                        return self._broken(out, pos)
-                    self._member(out, json_quote(buf[pos:q]) + ":")
+                        return self._end_malformed(out, pos)
+                    self._member_start(out, json_quote(buf[pos:q]) + ":")
                     self._key_open = True
-                    self._state = _VALUE
+                    self._arg_state = _VALUE
                     pos = colon + 1
                     continue
-                self._emit(out, json_quote(buf[pos:q])[1:] if q > pos else '"')
+                self._add_args(out, json_quote(buf[pos:q])[1:] if q > pos else '"')
                 pos = q + len(self.QUOTE)
                 self._after_value(out)
                 continue
@@ -424,11 +425,11 @@ class GemmaFourParser(ToolParser):
                 m = self._scalar_end.search(buf, pos + self._scanned)
                 if m is None:
                     if not final:
-                        hold = self._end_cut.length(buf, pos)
+                        hold = self._end_partial.length(buf, pos)
                         self._scanned = n - pos - hold
                         return -(pos + 1)
                     self._value_start(out, self._bare_value(buf[pos:]))
-                    self._state = _AFTER
+                    self._arg_state = _AFTER
                     return n
                 self._scanned = 0
                 self._value_start(out, self._bare_value(buf[pos : m.start()]))
@@ -445,7 +446,7 @@ class GemmaFourParser(ToolParser):
             marker_here = c in self._marker_chars
             if marker_here:
                 if buf.startswith(self.END, pos):
-                    self._end(out, incomplete=True)
+                    self._close_call(out, incomplete=True)
                     return pos + len(self.END)
                 if not final and (
                     cut_marker(self.END, buf, pos) or cut_marker(self.QUOTE, buf, pos)
@@ -457,73 +458,75 @@ class GemmaFourParser(ToolParser):
                     self._close(out)
                 elif marker_here and buf.startswith(self.QUOTE, pos):
                     pos += len(self.QUOTE)
-                    self._state = _QKEY
+                    self._arg_state = _QKEY
                 else:
                     m = _KEY_END.search(buf, pos)
                     if m is None:
                         if final or n - pos > _MAX_KEY:
-                            return self._broken(out, pos)
+                            return self._end_malformed(out, pos)
                         return -(pos + 1)
                     key = buf[pos : m.start()].strip()
                     if m.group() != ":" or not key:
-                        return self._broken(out, pos)
-                    self._member(out, json_quote(key) + ":")
+                        return self._end_malformed(out, pos)
+                    self._member_start(out, json_quote(key) + ":")
                     self._key_open = True
-                    self._state = _VALUE
+                    self._arg_state = _VALUE
                     pos = m.end()
             elif state == _VALUE:
                 if marker_here and buf.startswith(self.QUOTE, pos):
                     self._value_start(out, '"')
-                    self._state = _STRING
+                    self._arg_state = _STRING
                     pos += len(self.QUOTE)
                 elif c == "{" or c == "[":
-                    if len(self._stack) >= MAX_DEPTH:
-                        return self._broken(out, pos)  # too deep to load (partial JSON's limit)
+                    if len(self._closers) >= MAX_DEPTH:
+                        return self._end_malformed(
+                            out, pos
+                        )  # too deep to load (partial JSON's limit)
                     self._open(out, c)
                     pos += 1
-                elif c == "]" and self._stack[-1] == "]" and not self._key_open:
+                elif c == "]" and self._closers[-1] == "]" and not self._key_open:
                     pos += 1
                     self._close(out)
                 elif c in ",}]":
                     if not self._key_open:
-                        return self._broken(out, pos)
+                        return self._end_malformed(out, pos)
                     self._value_start(out, "null")  # an empty value, as in `a:,`
                     self._after_value(out)
                 else:
-                    self._state = _SCALAR
+                    self._arg_state = _SCALAR
                     self._scanned = 0
             else:  # _AFTER
                 if c == ",":
                     pos += 1
-                    self._state = _KEY if self._stack[-1] == "}" else _VALUE
-                elif c == self._stack[-1]:
+                    self._arg_state = _KEY if self._closers[-1] == "}" else _VALUE
+                elif c == self._closers[-1]:
                     pos += 1
                     self._close(out)
-                elif self.IMPLIED_COMMA and self._stack[-1] == "}" and c not in "{}[]:,":
-                    self._state = _KEY  # the next key, its comma left out
+                elif self.IMPLIED_COMMA and self._closers[-1] == "}" and c not in "{}[]:,":
+                    self._arg_state = _KEY  # the next key, its comma left out
                 else:
-                    return self._broken(out, pos)
+                    return self._end_malformed(out, pos)
         return pos
 
-    def _broken(self, out: list[Event], pos: int) -> int:
-        self._end(out, incomplete=True)
+    def _end_malformed(self, out: list[Event], pos: int) -> int:
+        self._close_call(out, incomplete=True)
         return pos
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         if self._mode == _ARGS:
-            if self._state == _SCALAR and rest:
+            if self._arg_state == _SCALAR and rest:
                 self._value_start(out, gemma_scalar(rest))
-                self._state = _AFTER
+                self._arg_state = _AFTER
                 rest = ""
-            elif self._state == _STRING and rest:
-                self._emit(out, json_quote(rest)[1:-1])
+            elif self._arg_state == _STRING and rest:
+                self._add_args(out, json_quote(rest)[1:-1])
                 rest = ""
-            self._end(out, incomplete=True)
+            self._close_call(out, incomplete=True)
             if rest.strip():
                 out.append(Text(rest))
             return
         if self._mode == _CLOSE:
-            self._settle(out, False)  # its END never came
+            self._end_closed_call(out, False)  # its END never came
         if self._mode == _HEADER_MODE or (self._mode == _CLOSE and rest.strip()):
             out.append(Text("".join(self._raw) + rest))
         elif self._mode == _TEXT and rest:

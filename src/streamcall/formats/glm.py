@@ -7,7 +7,7 @@ Grammar (vLLM ``glm45``, ``glm47``, ``poolside_v1``)::
 
 GLM-4.5 writes a newline after NAME (``glm45``); GLM-4.7 and GLM-5 do not (``glm47``);
 both are accepted by every name. Values are typed by the tool schema (see
-``_xmlparams``: string values stream as they are written; others are held to their
+``schema.py``: string values stream as they are written; others are held to their
 closer). A key with no value before the next key is dropped. Holds back a partial
 ``<tool_call>`` in text, the name until its newline or the next tag, a key until
 ``<arg_value>`` (at most ``MAX_HEADER`` characters), and a partial closer inside a value

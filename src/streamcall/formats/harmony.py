@@ -40,11 +40,9 @@ by a terminator or by the end of the stream ends ``incomplete`` with its JSON cl
 
 Most chunks of a long call fall inside its arguments. ``feed`` hands such a chunk to the
 argument scanner directly when no token can begin in it (no ``<|``), skipping the token
-search and the mode dispatch: 1.76 against 2.44 µs per chunk on many small keys, 1.12
-against 1.81 on one long string value (64 KB in 7-character chunks, A/B in CPU time); a
-chunk that holds ``<|`` costs no more than it did. Tests prove it equal to the general loop
-and pin it on. Whole small members are then read with one regex (``ArgsStreamer.push_more``):
-many small keys 1.84 -> 1.32 µs per chunk (A/B, CPU time).
+search and the mode dispatch; whole small members are then read with one regex
+(``ArgsStreamer.push_more``). Tests prove it equal to the general loop and pin it on (it
+measured faster: docs/performance.md).
 """
 
 from __future__ import annotations
@@ -104,13 +102,13 @@ class HarmonyParser(ToolParser):
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
-        self._outside = MarkerFinder((START, CHANNEL))
-        self._header_end = MarkerFinder((MESSAGE, START))
-        self._body_end = MarkerFinder((*TERMINATORS, START, CHANNEL))
+        self._message_finder = MarkerFinder((START, CHANNEL))
+        self._header_end_finder = MarkerFinder((MESSAGE, START))
+        self._body_end_finder = MarkerFinder((*TERMINATORS, START, CHANNEL))
         self._mode = _TEXT
         self._raw: list[str] = []  # the header (and a call's leading blanks) as written
         self._raw_len = 0
-        self._kind = _VISIBLE
+        self._body_kind = _VISIBLE
         self._name = ""
         self._index = -1
         self._args: ArgsStreamer | None = None
@@ -161,7 +159,7 @@ class HarmonyParser(ToolParser):
             delta, pos = args.push_more(buf[:-1], 0)
         out = [ToolCallArgs(self._index, delta)] if delta else []
         if args.done or args.error:
-            self._args_over(out)
+            self._arguments_ended(out)
             pos = self._step(buf, pos, out, False)
         self._tail = buf[pos:] if pos < len(buf) else ""
         return out
@@ -176,14 +174,14 @@ class HarmonyParser(ToolParser):
                     return -pos - 1
             elif mode == _TEXT:
                 # (blanks after a call's message are a gap: markup unless text follows)
-                pos, marker = self._text_until_marker(buf, pos, out, self._outside, final)
+                pos, marker = self._text_until_marker(buf, pos, out, self._message_finder, final)
                 if marker is None:
                     return pos
                 self._raw = [marker]
                 self._raw_len = len(marker)
                 self._mode = _HEADER
             elif mode == _HEADER:
-                finder = self._header_end
+                finder = self._header_end_finder
                 end, resume, marker = (
                     finder.find_final(buf, pos) if final else finder.find(buf, pos)
                 )
@@ -204,13 +202,13 @@ class HarmonyParser(ToolParser):
                 if marker == MESSAGE:
                     out.append(Text(MESSAGE))
             elif mode == _BODY:
-                finder = self._body_end
+                finder = self._body_end_finder
                 end, resume, marker = (
                     finder.find_final(buf, pos) if final else finder.find(buf, pos)
                 )
                 if end > pos:
                     piece = buf[pos:end]
-                    out.append(Reasoning(piece) if self._kind == _THOUGHT else Text(piece))
+                    out.append(Reasoning(piece) if self._body_kind == _THOUGHT else Text(piece))
                 if marker is None:
                     return end
                 pos = self._end_message(marker, end, resume, out)
@@ -238,7 +236,7 @@ class HarmonyParser(ToolParser):
                 # Not a JSON object: the message is text, markup included.
                 out.append(Text("".join(self._raw)))
                 self._raw = []
-                self._kind = _RAW
+                self._body_kind = _RAW
                 self._mode = _BODY
             else:  # _AFTER: the arguments closed
                 ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
@@ -250,7 +248,7 @@ class HarmonyParser(ToolParser):
                 elif cut:
                     return ws
                 else:  # text after the arguments, inside the message
-                    self._kind = _VISIBLE
+                    self._body_kind = _VISIBLE
                     self._mode = _BODY
                     pos = ws
         return pos
@@ -263,13 +261,13 @@ class HarmonyParser(ToolParser):
         name = function_name(recipient)
         if name is not None:
             self._name = name
-            self._kind = _VISIBLE
+            self._body_kind = _VISIBLE
             self._mode = _LEAD
             return
         self._raw = []
         m = _CHANNEL_NAME.search(header)
         channel = m.group(1) if m is not None else ""
-        self._kind = _THOUGHT if recipient or channel == "analysis" else _VISIBLE
+        self._body_kind = _THOUGHT if recipient or channel == "analysis" else _VISIBLE
         self._mode = _BODY
 
     def _end_message(
@@ -278,7 +276,7 @@ class HarmonyParser(ToolParser):
         """A body reached ``marker`` at ``end``; returns where to go on. A call's message
         that ends at its terminator ends a block: the blanks after it are a gap."""
         if marker in TERMINATORS:
-            if self._kind == _RAW:
+            if self._body_kind == _RAW:
                 out.append(Text(marker))
             elif call:
                 self._block_ended()
@@ -292,7 +290,7 @@ class HarmonyParser(ToolParser):
         """Returns the new position, or ``-(pos + 1)`` to stop and hold ``buf[pos:]``."""
         args = self._args
         assert args is not None
-        finder = self._body_end
+        finder = self._body_end_finder
         end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
         closing = final or marker is not None
         if end == len(buf):  # no marker in sight: push the buffer itself, no slice
@@ -303,7 +301,7 @@ class HarmonyParser(ToolParser):
         if delta:
             out.append(ToolCallArgs(self._index, delta))
         if args.done or args.error:
-            self._args_over(out)
+            self._arguments_ended(out)
             return pos + used
         if not closing:
             return -(pos + used + 1)  # a token that may still grow, and a partial marker
@@ -312,7 +310,7 @@ class HarmonyParser(ToolParser):
             return len(buf)
         return self._end_message(marker, end, resume, out, call=True)
 
-    def _args_over(self, out: list[Event]) -> None:
+    def _arguments_ended(self, out: list[Event]) -> None:
         """The arguments closed (``done``) or stopped being JSON (``error``)."""
         args = self._args
         assert args is not None
@@ -322,7 +320,7 @@ class HarmonyParser(ToolParser):
             self._mode = _AFTER
         else:  # not JSON any more: close it; the rest of the body is text
             self._close_args(out, "")
-            self._kind = _VISIBLE
+            self._body_kind = _VISIBLE
             self._mode = _BODY
 
     def _close_args(self, out: list[Event], tail: str) -> None:

@@ -1,4 +1,7 @@
-"""Tencent HY v3 and v4: ``<tool_calls><tool_call>NAME…<arg_key>k</arg_key><arg_value>v</arg_value></tool_call></tool_calls>``.
+"""Tencent Hunyuan: HY v3 and v4 (XML parameters), and Hunyuan-A13B (JSON calls).
+
+HY v3 and v4: ``<tool_calls><tool_call>NAME…<arg_key>k</arg_key><arg_value>v</arg_value>
+</tool_call></tool_calls>``.
 
 Grammar (vLLM ``hy_v3`` and ``hy_v4``; SFX is the checkpoint's marker suffix, below)::
 
@@ -17,19 +20,32 @@ the markers inside that block are the ones with the same suffix. A ``<tool_calls
 followed by a suffix and ``>`` is text.
 
 Values are typed by the tool schema, with HY's type aliases (``int``, ``float``,
-``dict``, ...; see ``_xmlparams``); string values stream as they are written. Holds back
+``dict``, ...; see ``schema.py``); string values stream as they are written. Holds back
 a partial ``<tool_calls`` in text and its suffix (at most 66 characters), the name until
 ``<tool_sep>`` (v3) or the next ``<`` (v4), a key until ``<arg_value>``, and a partial
 closer inside a value (and a short parameter cut by the end of a chunk, whole: see
 ``_xmlparams``). A missing ``</tool_call>`` before ``</tool_calls>`` still ends the call.
 A call with an empty name is text.
+
+Hunyuan-A13B (vLLM ``hunyuan_a13b``) writes JSON calls in a ``<tool_calls>`` block like
+HY's, without a suffix, read by the JSON-call engine (``_jsoncalls``)::
+
+    text* ( '<tool_calls>' ws* body ws* '</tool_calls>' text* )*
+    body  := calls | '[' ws* calls? ws* ']'
+    calls := call (ws* [,;]? ws* call)*
+    call  := {"name": string, "arguments" | "parameters": object | string}  # any key order
+
+Its arguments are streamed verbatim; it holds back a partial ``<tool_calls>`` in text and a
+partial ``</tool_calls>`` after the calls.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, ClassVar
 
+from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._xmlparams import XmlParamsParser
 
 
@@ -112,4 +128,21 @@ class HunyuanV4Parser(_HunyuanParser):
     )
 
 
-FORMATS = (HunyuanV3Parser, HunyuanV4Parser)
+class HunyuanA13BParser(JsonCallsParser):
+    names = ("hunyuan_a13b",)
+    family = "tencent Hunyuan-A13B"
+    vllm_differences = (
+        "Streams arguments verbatim without re-parsing the buffer each delta (vLLM: a "
+        "regex over the whole text each delta); text after the calls is kept as content "
+        "(vLLM's one-shot path returns only the text before them)."
+    )
+    START = ("<tool_calls>",)
+    END = "</tool_calls>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        objects = (json.dumps({"name": n, "arguments": a}, ensure_ascii=False) for n, a in calls)
+        return f"<tool_calls>[{', '.join(objects)}]</tool_calls>"
+
+
+FORMATS = (HunyuanV3Parser, HunyuanV4Parser, HunyuanA13BParser)

@@ -7,20 +7,18 @@ Grammar (LiquidAI LFM2 / LFM2.5; vLLM ``lfm2``)::
 
 Dotted names (``grocery.orderIngredients``), sets (read as arrays), zero-padded integers
 (``07``) and messy agentic strings (raw newlines, a NUL, unescaped nested quotes) are
-handled by the pythonic engine (``_pythonic.py``), which also owns the modes, what is
+handled by the pythonic engine (``_pycalls.py``), which also owns the modes, what is
 held back and the JSON conversion. A block with no call in it is text. Asked for JSON
 by its system prompt, LFM2 writes ``<|tool_call_start|>[{"name": "f", "arguments": {...}}]
 <|tool_call_end|>``: a block whose first call opens with ``{`` is read by the JSON-call
-engine (``_jsoncalls``), its arguments streamed verbatim (as SGLang's detector accepts). Streaming cost,
-with the engine's shortcuts (64 KB, 7-character chunks, A/B in CPU time): many small keys
-3.2 -> 1.67 µs per chunk, one long string 2.0 -> 1.4 µs.
+engine (``_jsoncalls``), its arguments streamed verbatim (as SGLang's detector accepts).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._pythonic import PythonicCallsParser, py_call
+from streamcall.formats._pycalls import PythonicCallsParser, py_call
 
 __all__ = ["LfmTwoParser"]
 

@@ -8,7 +8,7 @@ Grammar (vLLM ``minicpm5``)::
 
 The collapsed (``<functionname=``) and byte-level-space (``\\u0120``) spellings are the
 tokenizer artefacts vLLM's tests cover. Calls sit in text without a block marker.
-Values are typed by the tool schema (see ``_xmlparams``); string values stream as they
+Values are typed by the tool schema (see ``schema.py``); string values stream as they
 are written. A value written as ``<![CDATA[...]]>`` is that section's text, literally
 (``</param>`` inside it included), as a string unless the schema types it otherwise; the
 other formats of the family keep a section as written (neither vLLM nor SGLang unwraps it

@@ -1,4 +1,6 @@
-"""MiniMax-M2 and M3. M2: ``<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke>``.
+"""MiniMax: M1 (JSON lines), M2 and M3 (XML invokes).
+
+M2: ``<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke>``.
 
 Grammar (vLLM ``minimax_m2``)::
 
@@ -7,7 +9,7 @@ Grammar (vLLM ``minimax_m2``)::
     param  := '<parameter name=' '"'? KEY '"'? '>' value '</parameter>' ws*
 
 Several invokes in one block are parallel calls. Values are typed by the tool schema
-(see ``_xmlparams``); string values stream as they are written. Holds back a partial
+(see ``schema.py``); string values stream as they are written. Holds back a partial
 ``<minimax:tool_call>`` in text, a header until its ``>``, and a partial closer inside a
 value (and a short parameter cut by the end of a chunk, whole: see ``_xmlparams``).
 
@@ -15,15 +17,28 @@ MiniMax-M3 (vLLM ``minimax_m3``) prefixes every tag with ``]<]minimax[>[`` and n
 parameter by its tag, with nested elements as values:
 ``NS<tool_call>NS<invoke name="f">NS<city>Paris NS</city>NS</invoke>NS</tool_call>``. Its
 grammar, conversion and streaming rules are in ``MiniMaxM3Parser``'s docstring below.
+
+MiniMax-M1 (vLLM ``minimax``) writes one JSON call per line, read by the JSON-call engine
+(``_jsoncalls``)::
+
+    text* ( '<tool_calls>' ws* body ws* '</tool_calls>' text* )*
+    body  := calls | '[' ws* calls? ws* ']'
+    calls := call (ws* [,;]? ws* call)*              # M1 writes one call per line
+    call  := {"name": string, "arguments" | "parameters": object | string}  # any key order
+
+Its arguments are streamed verbatim; it holds back a partial ``<tool_calls>`` in text and a
+partial ``</tool_calls>`` after the calls.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from streamcall.events import Event
 from streamcall.formats._base import Tools
+from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._scan import PartialMarkers, json_quote
 from streamcall.formats._xmlparams import (
     _CALL,
@@ -31,11 +46,14 @@ from streamcall.formats._xmlparams import (
     _V_START,
     _V_STRING,
     _WS,
-    NULLABLE_STRING,
-    STRING,
     XmlParamsParser,
     any_prefix,
-    convert_value,
+)
+from streamcall.formats.schema import (
+    NULLABLE_STRING,
+    STRING,
+    Element,
+    convert_element,
     value_plan,
 )
 
@@ -82,11 +100,8 @@ _NS_PARTIAL = PartialMarkers((NS,))  # a cut namespace token at the end
 _MAX_DEPTH = 128
 _MIXED_TEXT = "$text"
 
-#: an element body: its text, or its (name, body) children in order
-_Element = str | list[tuple[str, "_Element"]]
 
-
-def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[_Element, int] | None:
+def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[Element, int] | None:
     """Parse an element body up to ``close`` (``None``: the end of ``text``).
 
     Called once per held value, never per chunk. ``None`` if the markup is malformed.
@@ -94,7 +109,7 @@ def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[_El
     if depth > _MAX_DEPTH:
         return None
     texts: list[str] = []
-    children: list[tuple[str, _Element]] = []
+    children: list[tuple[str, Element]] = []
     while True:
         i = text.find(NS, pos)
         if i < 0:
@@ -126,61 +141,6 @@ def _parse_body(text: str, pos: int, close: str | None, depth: int) -> tuple[_El
             field = "$" + field
         children.append((field, body))
     return children, pos
-
-
-def _container(schema: Any) -> tuple[str, dict[str, Any]] | None:
-    """The first array or object alternative of a property schema."""
-    if not isinstance(schema, dict):
-        return None
-    kind = schema.get("type")
-    for name in ("array", "object"):
-        if kind == name or (isinstance(kind, list) and name in kind):
-            return name, schema
-    if kind is None:
-        if "items" in schema:
-            return "array", schema
-        if "properties" in schema or "additionalProperties" in schema:
-            return "object", schema
-    for union in ("anyOf", "oneOf"):
-        for branch in schema.get(union) or ():
-            found = _container(branch)
-            if found is not None:
-                return found
-    return None
-
-
-def _convert(element: _Element, schema: Any) -> str:
-    """JSON text of an element, typed by its schema (``None``: untyped, a string)."""
-    if not isinstance(schema, dict):
-        schema = None
-    container = _container(schema)
-    if isinstance(element, str):
-        if schema is None:
-            return json_quote(element)
-        plan, types = value_plan(schema)
-        if plan in (STRING, NULLABLE_STRING):
-            return json_quote(element)
-        if container is not None and "string" not in types and not element.strip():
-            return "[]" if container[0] == "array" else "{}"  # the template's empty list/dict
-        return convert_value(element, types)
-    if container is not None and container[0] == "array":
-        items = container[1].get("items")
-        return "[" + ",".join(_convert(child, items) for _, child in element) + "]"
-    props: Any = container[1].get("properties") if container is not None else None
-    extra: Any = container[1].get("additionalProperties") if container is not None else None
-    if not isinstance(props, dict):
-        props = {}
-    members: dict[str, list[str]] = {}
-    for name, child in element:
-        members.setdefault(name, []).append(_convert(child, props.get(name, extra)))
-    return (
-        "{"
-        + ",".join(
-            json_quote(name) + ":" + (vals[0] if len(vals) == 1 else "[" + ",".join(vals) + "]")
-            for name, vals in members.items()
-        )
-        + "}"
-    )
 
 
 class MiniMaxM3Parser(XmlParamsParser):
@@ -218,8 +178,7 @@ class MiniMaxM3Parser(XmlParamsParser):
     The engine's shortcuts (see ``_xmlparams``) work here through ``_member_pattern`` (a
     whole parameter without ``NS`` in its value, converted by ``_param_json`` as
     ``_finish_value`` would) and through ``feed``'s value chunks, which are taken directly
-    when they hold no ``]``: many small parameters 2.70 -> 1.32 µs per chunk, one long
-    string 2.02 -> 0.96 µs (interleaved A/B in CPU time, 64 KB in 7-character chunks).
+    when they hold no ``]`` (no ``NS`` can begin in them).
     """
 
     names = ("minimax_m3",)
@@ -248,9 +207,9 @@ class MiniMaxM3Parser(XmlParamsParser):
         super().__init__(tools, id_prefix=id_prefix)
         # ``feed``'s string shortcut: a chunk without ']' holds no NS, nor a cut one, and
         # values keep their newlines.
-        self._term_start = NS[0]
+        self._terminator_lead = NS[0]
         self._hold_newline = False
-        self._close_end = ">"
+        self._closer_last_char = ">"
 
     def _member_pattern(self) -> str | None:
         """A whole parameter is ``NS<KEY>`` text without ``NS`` and ``NS</KEY>`` (see the
@@ -268,9 +227,9 @@ class MiniMaxM3Parser(XmlParamsParser):
 
     def _param_json(self, m: re.Match[str], value: str) -> str:
         # What _value and _finish_value give for a value without NS: a string streams as
-        # its JSON string, anything else is converted whole; _convert does both.
+        # its JSON string, anything else is converted whole; convert_element does both.
         key = m.group("key")
-        return json_quote(key) + ":" + _convert(value, self._props.get(key))
+        return json_quote(key) + ":" + convert_element(value, self._props.get(key))
 
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key = m.group("key")
@@ -281,14 +240,14 @@ class MiniMaxM3Parser(XmlParamsParser):
         self._streams = self._schema is None or plan in (STRING, NULLABLE_STRING)
         self._stack: list[str] = []
         self._held = []
-        self._vstate = _V_START
-        self._emit(out, ("," if self._members else "") + json_quote(key) + ":")
-        self._members += 1
+        self._value_state = _V_START
+        self._add_args(out, ("," if self._member_count else "") + json_quote(key) + ":")
+        self._member_count += 1
         self._key_open = True
 
     def _value(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
-        if self._vstate == _V_START:
+        if self._value_state == _V_START:
             ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
             if ws > pos:
                 self._held.append(buf[pos:ws])
@@ -304,17 +263,17 @@ class MiniMaxM3Parser(XmlParamsParser):
                     return pos + len(self._closer)
                 if not final and n - pos < len(self._closer) and self._closer.startswith(buf[pos:]):
                     return -(pos + 1)
-                self._vstate = _V_HELD  # child elements (or a missing closer)
+                self._value_state = _V_HELD  # child elements (or a missing closer)
             elif not final and n - pos < len(NS) and NS.startswith(buf[pos:]):
                 return -(pos + 1)
             elif self._streams:
-                self._vstate = _V_STRING
-                self._emit(out, '"' + json_quote("".join(self._held))[1:-1])
+                self._value_state = _V_STRING
+                self._add_args(out, '"' + json_quote("".join(self._held))[1:-1])
                 self._held = []
                 self._key_open = False
             else:
-                self._vstate = _V_HELD
-        if self._vstate == _V_STRING:
+                self._value_state = _V_HELD
+        if self._value_state == _V_STRING:
             return self._stream_string(buf, pos, out, final)
         return self._hold(buf, pos, out, final)
 
@@ -330,7 +289,7 @@ class MiniMaxM3Parser(XmlParamsParser):
             if i < 0:
                 end = n if final else _NS_PARTIAL.start(buf, pos)
                 if end > pos:
-                    self._emit(out, json_quote(buf[pos:end])[1:-1])
+                    self._add_args(out, json_quote(buf[pos:end])[1:-1])
                 if final:
                     self._finish_value(out, "")
                     return n
@@ -341,10 +300,10 @@ class MiniMaxM3Parser(XmlParamsParser):
                 return i + len(self._closer) if buf.startswith(self._closer, i) else i
             if not final and n - i < longest and any(c.startswith(buf[i:]) for c in closers):
                 if i > pos:
-                    self._emit(out, json_quote(buf[pos:i])[1:-1])
+                    self._add_args(out, json_quote(buf[pos:i])[1:-1])
                 return -(i + 1)
             end = i + len(NS)  # a namespace token inside the text: kept as text
-            self._emit(out, json_quote(buf[pos:end])[1:-1])
+            self._add_args(out, json_quote(buf[pos:end])[1:-1])
             pos = end
 
     def _hold(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
@@ -392,18 +351,18 @@ class MiniMaxM3Parser(XmlParamsParser):
             pos = m.end()
 
     def _finish_value(self, out: list[Event], piece: str) -> None:
-        if self._vstate == _V_STRING:
-            self._emit(out, json_quote(piece)[1:] if piece else '"')
+        if self._value_state == _V_STRING:
+            self._add_args(out, json_quote(piece)[1:] if piece else '"')
         else:
             self._held.append(piece)
             raw = "".join(self._held)
             parsed = _parse_body(raw, 0, None, 1)
-            self._emit(
-                out, json_quote(raw) if parsed is None else _convert(parsed[0], self._schema)
+            self._add_args(
+                out, json_quote(raw) if parsed is None else convert_element(parsed[0], self._schema)
             )
         self._held = []
         self._key_open = False
-        self._vstate = _V_START
+        self._value_state = _V_START
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
@@ -418,4 +377,25 @@ class MiniMaxM3Parser(XmlParamsParser):
         return f"{NS}<tool_call>\n{body}{NS}</tool_call>"
 
 
-FORMATS = (MiniMaxM2Parser, MiniMaxM3Parser)
+# --- MiniMax-M1 ---------------------------------------------------------------------------
+
+
+class MiniMaxParser(JsonCallsParser):
+    names = ("minimax",)
+    family = "MiniMax-M1"
+    vllm_differences = (
+        "Streams arguments verbatim without re-parsing the buffer each delta (vLLM: a "
+        "regex over the whole text each delta)."
+    )
+    START = ("<tool_calls>",)
+    END = "</tool_calls>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        lines = "\n".join(
+            json.dumps({"name": n, "arguments": a}, ensure_ascii=False) for n, a in calls
+        )
+        return f"<tool_calls>\n{lines}\n</tool_calls>"
+
+
+FORMATS = (MiniMaxParser, MiniMaxM2Parser, MiniMaxM3Parser)

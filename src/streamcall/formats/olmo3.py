@@ -9,17 +9,15 @@ One call per line, no brackets (a ``[`` ... ``]`` around them is accepted too). 
 are Python's, and JSON's ``true``/``false``/``null`` are accepted as well (as in every
 pythonic format). The call and
 literal grammar, the modes, what is held back and the JSON conversion are the pythonic
-engine's (``_pythonic.py``); this class sets the markers. A block with no call in it is
-text; whitespace between blocks is markup. Streaming cost, with the engine's shortcuts
-(64 KB, 7-character chunks, A/B in CPU time): many small keys 3.2 -> 1.67 µs per chunk,
-one long string 2.0 -> 1.39 µs.
+engine's (``_pycalls.py``); this class sets the markers. A block with no call in it is
+text; whitespace between blocks is markup.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._pythonic import PythonicCallsParser, py_call
+from streamcall.formats._pycalls import PythonicCallsParser, py_call
 
 __all__ = ["OlmoThreeParser"]
 

@@ -45,9 +45,10 @@ __all__ = [
 # format, so its name must win over the base's. Then the base families that other models
 # are fine-tuned from and keep the name of (Mistral, Qwen, Llama, DeepSeek V3/V4, GLM,
 # Gemma 4, Granite, Phi-4-mini), specific before general within a family (``qwen3-coder``
-# before ``qwen``). Within each tier the order is vLLM's Rust table (FORMATS.md,
-# "Model-id routing"), then the families it does not list. ``tests/formats/
-# test_routing.py`` checks that no pattern is shadowed by an earlier one.
+# before ``qwen``). Within each tier the order is that of the model-id table of vLLM's Rust
+# frontend (https://github.com/vllm-project/vllm/tree/main/rust), then the families it does
+# not list. ``tests/formats/test_routing.py`` checks that no pattern is shadowed by an
+# earlier one; docs/formats.md lists the patterns of every format.
 ROUTES: tuple[tuple[str, str], ...] = (
     # -- names that win over a base family's ---------------------------------------------
     ("hermes", "hermes"),
@@ -84,6 +85,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("mimo", "mimo"),
     ("minicpm5", "minicpm5"),
     ("toolace", "pythonic"),
+    ("poolside", "poolside_v1"),  # as the reasoning routing has it
     # -- base families ----------------------------------------------------------------------
     ("mistral-", "mistral"),
     ("mixtral-", "mistral"),

@@ -11,7 +11,7 @@ The Qwen3-Coder body inside Seed's own block marker. Seed-OSS drafts calls while
 thinks: a ``<seed:think>…</seed:think>`` span is text, calls in it included, and only the
 calls after it count (with the ``seed_oss`` reasoning parser in front, the span is
 reasoning and never reaches this parser). Values are typed by the tool
-schema (see ``_xmlparams``); string values stream as they are written. Holds back a
+schema (see ``schema.py``); string values stream as they are written. Holds back a
 partial ``<seed:tool_call>`` or ``<seed:think>`` in text, a partial ``</seed:think>`` in a
 think span, a header until its ``>``, and a partial closer
 inside a value (and a short parameter cut by the end of a chunk, whole: see

@@ -13,7 +13,7 @@ The per-call wrappers are skipped between calls. Values sit inline, so their whi
 Qwen3-Coder's ``<tool_call><function=f><parameter=k>`` and also the
 ``<function name="f">``/``<parameter name="k">`` spelling; both are accepted.
 
-Values are typed by the tool schema (see ``_xmlparams``); string values stream as they
+Values are typed by the tool schema (see ``schema.py``); string values stream as they
 are written. Holds back a partial block marker in text, a header until its ``>``, and a
 partial closer inside a value (and a short parameter cut by the end of a chunk, whole:
 see ``_xmlparams``).

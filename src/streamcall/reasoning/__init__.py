@@ -15,11 +15,8 @@ from streamcall.reasoning._engine import (
     ReasoningParser,
     ReasoningSpec,
 )
-from streamcall.reasoning.special import (
-    AppendThinkParser,
-    HarmonyReasoningParser,
-    IdentityParser,
-)
+from streamcall.reasoning.harmony import HarmonyReasoningParser
+from streamcall.reasoning.passthrough import AppendThinkParser, IdentityParser
 from streamcall.reasoning.specs import SPECS
 
 __all__ = [
@@ -33,7 +30,8 @@ __all__ = [
 ]
 
 _SPECS: dict[str, ReasoningSpec] = {spec.name: spec for spec in SPECS}
-_SPECIAL = ("identity", "minimax_m2_append_think", "openai_gptoss")
+#: the formats with a parser of their own rather than a row of the marker table (``SPECS``)
+_OWN_PARSER_FORMATS = ("identity", "minimax_m2_append_think", "openai_gptoss")
 
 # (substring, reasoning format), in priority order: as ``ROUTES`` of the tool formats, the
 # names of models that are not base families first (``Holo2-...-Qwen3`` is holo2, the
@@ -85,11 +83,11 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
 
 def reasoning_formats() -> list[str]:
     """The registered reasoning format names, sorted."""
-    return sorted([*_SPECS, *_SPECIAL])
+    return sorted([*_SPECS, *_OWN_PARSER_FORMATS])
 
 
 def reasoning_spec(name: str) -> ReasoningSpec | None:
-    """The marker table row of a format (None for the special ones)."""
+    """The marker table row of a format (None for those with a parser of their own)."""
     return _SPECS.get(name)
 
 

@@ -1,8 +1,8 @@
 """Every marker-driven reasoning format, as one table of ``ReasoningSpec`` rows.
 
-Names are the ones vLLM users pass to ``--reasoning-parser`` (FORMATS.md, "Reasoning
-formats"). Each row says which markers open and close reasoning, whether the chat template
-usually opens reasoning in the prompt (``opened``: the output then starts inside
+Names are the ones vLLM users pass to ``--reasoning-parser`` (listed in docs/formats.md).
+Each row says which markers open and close reasoning, whether the chat template usually
+opens reasoning in the prompt (``opened``: the output then starts inside
 reasoning, and only the end marker appears), and which tool markers end reasoning
 implicitly. The grammar and the hold-back rules are ``_engine.py``'s.
 

@@ -46,25 +46,16 @@ Only the new bytes of each chunk are scanned, by C (``int in bytes``, ``bytes.rf
 ``bytes.split``, ``re.split``, ``str.split``). An event is dispatched the moment its blank
 line is complete; an event still open at ``close`` is discarded, as WHATWG says.
 
-Blocks mode's shape was measured, each step A/B against the one before it (CPU time, best
-of 7 or 9, the benchmark's stream, ns per event in 1 KB / 64-byte pieces; httpx-sse about
-2,200 / 5,450 throughout): a split at ``\n\n`` with a ``startswith`` and a ``find`` per
-block, 1,247 / 3,123; testing each piece for LF and CR with ``10 in data`` (memchr;
-``bytes.find`` parses its arguments and costs four times as much, and ``b"\n" in data``
-first tries the bytes as an int), 1,113 / 2,190; then one ``rfind`` of the last
-``\n\n`` and one split at ``\n\ndata: ``, with a shortcut for one block, instead of a
-prefix test and a slice per block, 1,041 / 1,938; then strict ``decode()``, leaving
-invalid bytes to the line reader, instead of ``decode("utf-8", "replace")``, 1,013 / 1,908.
-Measured slower and left out: decoding the whole span once and splitting the text (1,367 /
-2,532: the text takes the widest character kind in the span, and every value is narrowed
-again); building the events with ``map`` and ``zip`` over ``repeat`` (1,251 / 1,922). No
-change, left out: a compiled regex for the split; ``held + piece`` for one held piece.
-What remains at 1 KB is about 250 ns of UTF-8 decoding and 200 ns of ``SSEEvent``
-construction per event, and the joins, slices and splits around them.
+Blocks mode reads a completing piece with as few C calls as it can: each piece is tested
+for LF and CR with ``10 in data`` (memchr), the span is cut at its last ``\n\n`` with one
+``rfind`` and split at ``\n\ndata: `` with one ``split`` (one block needs neither), and
+each value is decoded strictly, any invalid byte sending the span to the line reader. The
+alternatives measured (docs/performance.md) were slower: decoding the whole span once
+widens every value to the span's widest character kind.
 
 ``SSEEvent`` is a NamedTuple rather than a frozen dataclass: it is built once per event on
-the hot path, and a frozen dataclass costs about three times as much to construct. It is
-just as immutable and slotted.
+the hot path, where the dataclass costs several times as much to construct. It is just as
+immutable and slotted.
 """
 
 from __future__ import annotations

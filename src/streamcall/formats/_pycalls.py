@@ -72,11 +72,8 @@ plain keyword, ``=``, a bare scalar or a short string with no backslash, ``,``) 
 with about one regex per chunk, whichever token the chunk begins in (``_MEMBER``,
 ``_SCALAR_REST``, ``_STRING_REST``, ``_VALUE_REST``). After every chunk they have emitted
 what the general path emits and left its state; tests/formats/test_pythonic_shortcuts.py
-switches each off and compares chunk by chunk. Measured at 64 KB in 7-character chunks, A/B
-in CPU time (best of 9, interleaved) against the engine without them, for each of the four
-formats: many small keys 3.2 -> 1.65 µs per chunk (0.52x), one long string 2.0 -> 1.4 µs
-(0.70x); nested values and positional arguments, which take the general path, 5-7% faster
-(one event per chunk); plain text the same.
+switches each off and compares chunk by chunk. They are kept because they measured faster
+(docs/performance.md).
 """
 
 from __future__ import annotations
@@ -129,32 +126,33 @@ _LITERALS = {
 # keyword only, 2 to 6 a value cut by the end (4 and 6: a string whose closing quote is the
 # last character, held there as ``_closes_here`` holds it).
 _KEYWORD = r"[A-Za-z_][A-Za-z0-9_]*+"
-_BODY1 = r"[^'\\\ud800-\udfff]"
-_BODY2 = r'[^"\\\ud800-\udfff]'
+_SINGLE_QUOTED_BODY = r"[^'\\\ud800-\udfff]"
+_DOUBLE_QUOTED_BODY = r'[^"\\\ud800-\udfff]'
 
 
 def _member(then: str) -> str:
     return (
         rf"({_KEYWORD})\s*+(?:=(?=[^=])\s*+"
-        rf"(?:([\w.+\-]*+)|'({_BODY1}*+)(')?|\"({_BODY2}*+)(\")?)"
+        rf"(?:([\w.+\-]*+)|'({_SINGLE_QUOTED_BODY}*+)(')?|\"({_DOUBLE_QUOTED_BODY}*+)(\")?)"
         rf"(?:\s*+(,)\s*+{then}|\Z)|=?\Z)"
     )
 
 
-_ONE = _member("")
+_ONE_MEMBER = _member("")
 # Before a member: the member, and after its ',' the next one (groups from 8).
-_MEMBER = re.compile(rf"\s*+{_member(f'(?:{_ONE})?')}")
+_MEMBER = re.compile(rf"\s*+{_member(f'(?:{_ONE_MEMBER})?')}")
 # Inside a bare scalar (from where its scan stopped): its rest (group 1: where it ends).
-_SCALAR_REST = re.compile(rf"[\w.+\-]*+(\s*+,)\s*+(?:{_ONE})?")
+_SCALAR_REST = re.compile(rf"[\w.+\-]*+(\s*+,)\s*+(?:{_ONE_MEMBER})?")
 # Where a value is due (after a key): a whole one and its ',' (groups 1-3 the value, as in
 # a member; 4 the comma).
 _VALUE_REST = re.compile(
-    rf"\s*+(?:([\w.+\-]++)|'({_BODY1}*+)'|\"({_BODY2}*+)\")\s*+(,)\s*+(?:{_ONE})?"
+    rf"\s*+(?:([\w.+\-]++)|'({_SINGLE_QUOTED_BODY}*+)'|\"({_DOUBLE_QUOTED_BODY}*+)\")"
+    rf"\s*+(,)\s*+(?:{_ONE_MEMBER})?"
 )
 # Inside a short string: its rest (group 1: the body) and the closing quote.
 _STRING_REST = {
-    "'": re.compile(rf"({_BODY1}*+)'\s*+,\s*+(?:{_ONE})?"),
-    '"': re.compile(rf"({_BODY2}*+)\"\s*+,\s*+(?:{_ONE})?"),
+    "'": re.compile(rf"({_SINGLE_QUOTED_BODY}*+)'\s*+,\s*+(?:{_ONE_MEMBER})?"),
+    '"': re.compile(rf"({_DOUBLE_QUOTED_BODY}*+)\"\s*+,\s*+(?:{_ONE_MEMBER})?"),
 }
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
@@ -310,42 +308,42 @@ class PythonicCallsParser(ToolParser):
         self._raw: list[str] = []  # block text since its start or its last call
         self._bracketed = False
         self._block_calls = 0
-        self._sep = False
+        self._separator_read = False
         self._json: _JsonBody | None = None
         # A call whose ')' was read, waiting for what proves it ended: (index, arguments)
-        self._closed: tuple[int, str] | None = None
-        self._new_call()
+        self._closed_call: tuple[int, str] | None = None
+        self._reset_call()
 
-    def _new_call(self) -> None:
+    def _reset_call(self) -> None:
         self._index = -1
         self._parts: list[str] = []  # the argument pieces, one per token
         self._flushed = 0  # how many of them have been handed out
-        self._state = _ARG
-        self._kinds: list[int] = []
-        self._counts: list[int] = []
+        self._arg_state = _ARG
+        self._open_kinds: list[int] = []
+        self._member_counts: list[int] = []
         self._after_key = False  # a key and its ':' were emitted; its value has not started
         self._in_key = False  # reading a dict key (or it ended and its ':' is due)
-        self._pending: list[str] | None = None  # the first element of an undecided '{'
+        self._brace_first: list[str] | None = None  # the first element of an undecided '{'
         self._quote = ""
         self._str_kind = 0  # 0 str, 1 bytes, 2 raw
-        self._run = _RUNS["'", 0]  # the body regex of the open string
-        self._fast_run: re.Pattern[str] | None = None  # and feed's (None: not to be used)
+        self._body_run = _RUNS["'", 0]  # the body regex of the open string
+        self._fast_body_run: re.Pattern[str] | None = None  # and feed's (None: not to be used)
         self._scanned = 0
         self._positional = 0
         self._params: list[str] = []
 
     # -- emission ------------------------------------------------------------------------
 
-    def _emit(self, out: list[Event], text: str) -> None:
+    def _add_args(self, out: list[Event], text: str) -> None:
         if not text:
             return
-        if self._pending is not None:
-            self._pending.append(text)
+        if self._brace_first is not None:
+            self._brace_first.append(text)
             return
-        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush``).
+        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush_args``).
         self._parts.append(text)
 
-    def _flush(self, out: list[Event]) -> None:
+    def _flush_args(self, out: list[Event]) -> None:
         """Hand out the argument pieces of this chunk as one event.
 
         Many small keys give several tokens (a key, a value, a comma) per chunk; one event
@@ -370,55 +368,55 @@ class PythonicCallsParser(ToolParser):
         if self._after_key:
             self._after_key = False
         else:
-            counts = self._counts
+            counts = self._member_counts
             if counts[-1]:
                 text = "," + text
             counts[-1] += 1
-        self._emit(out, text)
+        self._add_args(out, text)
 
     def _key(self, out: list[Event], name: str) -> None:
         self._value_begin(out, json_quote(name) + ":")
         self._after_key = True
-        self._state = _VALUE
+        self._arg_state = _VALUE
 
     def _open(self, out: list[Event], kind: int) -> None:
-        if self._kinds[-1] == _BRACE:
+        if self._open_kinds[-1] == _BRACE:
             self._decide_set(out)
         if kind == _BRACE:
             self._value_begin(out, "")  # the comma now; '{' or '[' once it is known
-            self._pending = []
+            self._brace_first = []
         else:
             self._value_begin(out, "[")
-        self._kinds.append(kind)
-        self._counts.append(0)
-        self._state = _VALUE
+        self._open_kinds.append(kind)
+        self._member_counts.append(0)
+        self._arg_state = _VALUE
 
     def _close(self, out: list[Event]) -> None:
-        kind = self._kinds.pop()
-        self._counts.pop()
+        kind = self._open_kinds.pop()
+        self._member_counts.pop()
         if kind == _BRACE:  # '{}': an empty dict
-            self._pending = None
-            self._emit(out, "{}")
+            self._brace_first = None
+            self._add_args(out, "{}")
         else:
-            self._emit(out, _JSON_CLOSER[kind])
+            self._add_args(out, _JSON_CLOSER[kind])
         if kind == _CALL:
-            self._end(out, incomplete=False)
+            self._close_call(out, incomplete=False)
         else:
-            self._state = _AFTER
+            self._arg_state = _AFTER
 
     def _decide_set(self, out: list[Event]) -> None:
-        first = "".join(self._pending or ())
-        self._pending = None
-        self._kinds[-1] = _SET
-        self._emit(out, "[" + first)
+        first = "".join(self._brace_first or ())
+        self._brace_first = None
+        self._open_kinds[-1] = _SET
+        self._add_args(out, "[" + first)
 
     def _decide_dict(self, out: list[Event]) -> None:
-        key = "".join(self._pending or ())
-        self._pending = None
-        self._kinds[-1] = _DICT
+        key = "".join(self._brace_first or ())
+        self._brace_first = None
+        self._open_kinds[-1] = _DICT
         if not key.startswith('"'):
             key = json_quote(key)
-        self._emit(out, "{" + key + ":")
+        self._add_args(out, "{" + key + ":")
 
     def _scalar_json(self, tok: str) -> str | None:
         lit = _LITERALS.get(tok)
@@ -442,52 +440,52 @@ class PythonicCallsParser(ToolParser):
             return None
         return repr(value) if math.isfinite(value) else None
 
-    def _end(self, out: list[Event], incomplete: bool) -> None:
+    def _close_call(self, out: list[Event], incomplete: bool) -> None:
         if incomplete:
-            self._emit_closing(out)
-        self._flush(out)
+            self._add_closing(out)
+        self._flush_args(out)
         if incomplete:
             self._end_call(out, self._index, "".join(self._parts), True)
-        else:  # its ')': complete once what follows proves it ended (``_settle``)
-            self._closed = (self._index, "".join(self._parts))
+        else:  # its ')': complete once what follows proves it ended (``_end_closed_call``)
+            self._closed_call = (self._index, "".join(self._parts))
         self._block_calls += 1
         self._raw = []
-        self._sep = False
+        self._separator_read = False
         self._mode = _BETWEEN
 
-    def _emit_closing(self, out: list[Event]) -> None:
+    def _add_closing(self, out: list[Event]) -> None:
         tail = []
-        in_string = self._state == _STRING
-        if self._pending is not None:
-            first = "".join(self._pending) + ('"' if in_string else "")
-            self._pending = None
+        in_string = self._arg_state == _STRING
+        if self._brace_first is not None:
+            first = "".join(self._brace_first) + ('"' if in_string else "")
+            self._brace_first = None
             if first:
-                self._kinds[-1] = _SET
+                self._open_kinds[-1] = _SET
                 tail.append("[" + first)
             else:
-                self._kinds[-1] = _DICT
+                self._open_kinds[-1] = _DICT
                 tail.append("{")
         elif in_string:
             tail.append('":null' if self._in_key else '"')
-        elif self._in_key and self._state == _AFTER:
+        elif self._in_key and self._arg_state == _AFTER:
             tail.append(":null")
         elif self._after_key:
             tail.append("null")
-        tail.extend(_JSON_CLOSER[k] for k in reversed(self._kinds))
-        self._kinds = []
-        self._emit(out, "".join(tail))
+        tail.extend(_JSON_CLOSER[k] for k in reversed(self._open_kinds))
+        self._open_kinds = []
+        self._add_args(out, "".join(tail))
 
-    def _settle(self, out: list[Event], complete: bool) -> None:
+    def _end_closed_call(self, out: list[Event], complete: bool) -> None:
         """End the call whose ')' was read: complete if a separator, the next call, the
         list's end (where END may be left out) or END followed it; else incomplete."""
-        if self._closed is not None:
-            index, arguments = self._closed
-            self._closed = None
+        if self._closed_call is not None:
+            index, arguments = self._closed_call
+            self._closed_call = None
             self._end_call(out, index, arguments, not complete)
 
-    def _broken(self, out: list[Event], pos: int) -> int:
+    def _end_malformed(self, out: list[Event], pos: int) -> int:
         """Malformed markup inside a call: close it; the rest is text."""
-        self._end(out, incomplete=True)
+        self._close_call(out, incomplete=True)
         self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
         return pos
 
@@ -515,11 +513,11 @@ class PythonicCallsParser(ToolParser):
             return out
         buf = self._tail + text if self._tail else text
         n = len(buf)
-        if self._fast_run is not None and self._state == _STRING:
+        if self._fast_body_run is not None and self._arg_state == _STRING:
             # Inside a long string most chunks are one run of body up to their end, or up
             # to an escape cut by it (held, as _string holds it), and do not end with what
             # may be a high surrogate escape (which _string holds for its low half).
-            end = self._fast_run.match(buf).end()  # type: ignore[union-attr]
+            end = self._fast_body_run.match(buf).end()  # type: ignore[union-attr]
             if (end == n or buf[end] == "\\") and not buf.startswith("\\u", end - 6):
                 run = buf[:end] if end < n else buf
                 if "\\" in run:
@@ -538,14 +536,14 @@ class PythonicCallsParser(ToolParser):
         more = True
         while more and pos < n:
             # The rest of the current token at the call level, and the next member.
-            state = self._state
+            state = self._arg_state
             if state == _ARG:
                 m = self._member_re.match(buf, pos)
                 if m is None:
                     break
                 base = 0
             elif state == _SCALAR:
-                if not self._after_key or self._kinds[-1] != _CALL:
+                if not self._after_key or self._open_kinds[-1] != _CALL:
                     break
                 m = self._scalar_rest.match(buf, pos + self._scanned)
                 if m is None:
@@ -556,19 +554,23 @@ class PythonicCallsParser(ToolParser):
                 delta.append(value)
                 self._after_key = False
                 self._scanned = 0
-                self._state = _ARG
+                self._arg_state = _ARG
                 base = 1
             elif state == _STRING:
-                if self._fast_run is not None or len(self._quote) != 1 or self._kinds[-1] != _CALL:
+                if (
+                    self._fast_body_run is not None
+                    or len(self._quote) != 1
+                    or self._open_kinds[-1] != _CALL
+                ):
                     break
                 m = self._string_rest[self._quote].match(buf, pos)
                 if m is None:
                     break
                 delta.append(_encode_basestring(m.group(1))[1:])
-                self._state = _ARG
+                self._arg_state = _ARG
                 base = 1
             elif state == _VALUE:
-                if not self._after_key or self._kinds[-1] != _CALL:
+                if not self._after_key or self._open_kinds[-1] != _CALL:
                     break
                 m = self._value_rest.match(buf, pos)
                 if m is None:
@@ -582,7 +584,7 @@ class PythonicCallsParser(ToolParser):
                         break
                 delta.append(value)
                 self._after_key = False
-                self._state = _ARG
+                self._arg_state = _ARG
                 base = 4
             else:
                 break
@@ -612,7 +614,7 @@ class PythonicCallsParser(ToolParser):
                         if value is None:  # the general path says what is wrong
                             pos = m.start(base + 1)
                             break
-                    counts = self._counts
+                    counts = self._member_counts
                     delta.append(f',"{key}":{value}' if counts[-1] else f'"{key}":{value}')
                     counts[-1] += 1
                     if r == 7:
@@ -628,7 +630,7 @@ class PythonicCallsParser(ToolParser):
                     break
                 # cut by the end of the buffer after its '=': the key, and the value begun
                 key = m.group(base + 1)
-                counts = self._counts
+                counts = self._member_counts
                 text = f',"{key}":' if counts[-1] else f'"{key}":'
                 counts[-1] += 1
                 if r == 2:
@@ -636,11 +638,11 @@ class PythonicCallsParser(ToolParser):
                     self._after_key = True
                     value = m.group(base + 2)
                     if value:
-                        self._state = _SCALAR
+                        self._arg_state = _SCALAR
                         self._scanned = len(value)
                         hold = m.start(base + 2)
                     else:  # only whitespace after the '='
-                        self._state = _VALUE
+                        self._arg_state = _VALUE
                         pos = n
                     break
                 # a string: cut in its body (r 3 or 5) or its closing quote last (r 4 or 6)
@@ -649,16 +651,16 @@ class PythonicCallsParser(ToolParser):
                 if not value:  # ' or '' at the end: held, as _string_open holds it
                     delta.append(text)
                     self._after_key = True
-                    self._state = _VALUE
+                    self._arg_state = _VALUE
                     hold = m.start(body) - 1
                     break
                 q = "'" if r <= 4 else '"'
                 self._quote = q
                 self._str_kind = 0
-                self._run = _RUNS[q, 0]
-                self._fast_run = None  # short, probably: the next chunk tries _STRING_REST
+                self._body_run = _RUNS[q, 0]
+                self._fast_body_run = None  # short, probably: the next chunk tries _STRING_REST
                 delta.append(text + _encode_basestring(value)[:-1])
-                self._state = _STRING
+                self._arg_state = _STRING
                 if r & 1:
                     pos = n
                 else:  # the quote: _closes_here needs to see what follows it
@@ -674,7 +676,7 @@ class PythonicCallsParser(ToolParser):
                 pos = self._step(buf, pos, out, False)
         parts = self._parts  # (a new list if a call ended and another began)
         done = self._flushed
-        if len(parts) > done:  # _flush
+        if len(parts) > done:  # _flush_args
             piece = parts[done] if len(parts) == done + 1 else "".join(parts[done:])
             self._flushed = len(parts)
             out.append(ToolCallArgs(self._index, piece))
@@ -756,34 +758,34 @@ class PythonicCallsParser(ToolParser):
                 self._mode = _TEXT
                 self._block_ended()
                 if buf.startswith(end_marker, pos):
-                    self._settle(out, True)
+                    self._end_closed_call(out, True)
                     pos += len(end_marker)
                 elif not final and cut_marker(end_marker, buf, pos):
                     self._mode = _AFTER_LIST
                     self._gap = None
                     return pos
                 else:  # no end marker: the whitespace is the gap after the block
-                    self._settle(out, False)
+                    self._end_closed_call(out, False)
                     gap = self._gap
                     assert gap is not None
                     gap.extend(self._raw)
                 self._raw = []
         # Argument pieces are pending only in ARGS (a call's '{' too), which leaves the loop
-        # here: they go out as one event (_flush).
+        # here: they go out as one event (_flush_args).
         if len(self._parts) > self._flushed:
-            self._flush(out)
+            self._flush_args(out)
         return pos
 
     def _open_block(self, opener: str, bracketed: bool) -> None:
         self._raw = [opener]
         self._bracketed = bracketed
         self._block_calls = 0
-        self._sep = False
+        self._separator_read = False
         self._mode = _HEAD
 
     def _end_block(self, out: list[Event]) -> None:
         """The block ends here without its closing markup: what it held back is text."""
-        self._settle(out, False)
+        self._end_closed_call(out, False)
         if self._raw:
             out.append(Text("".join(self._raw)))
             self._raw = []
@@ -818,7 +820,7 @@ class PythonicCallsParser(ToolParser):
             self._mode = _JSON
             return ws
         if end_marker is not None and self._block_calls and buf.startswith(end_marker, ws):
-            self._settle(out, True)
+            self._end_closed_call(out, True)
             self._raw = []
             self._mode = _TEXT
             self._block_ended()
@@ -832,16 +834,16 @@ class PythonicCallsParser(ToolParser):
                 return -(pos + 1)
             self._end_block(out)
             return pos
-        self._settle(out, True)  # the next call: the last one ended
+        self._end_closed_call(out, True)  # the next call: the last one ended
         self._raw = []
-        self._new_call()
+        self._reset_call()
         name = m.group(1)
         self._index = self._start_call(out, name)
         self._params = list(self._param_types(name))
-        self._kinds = [_CALL]
-        self._counts = [0]
-        self._emit(out, "{")
-        self._state = _ARG
+        self._open_kinds = [_CALL]
+        self._member_counts = [0]
+        self._add_args(out, "{")
+        self._arg_state = _ARG
         self._mode = _ARGS
         return m.end()
 
@@ -850,7 +852,7 @@ class PythonicCallsParser(ToolParser):
         # text, whether or not an end marker follows.
         self._raw = []
         if self.END is None or self.END_OPTIONAL:
-            self._settle(out, True)
+            self._end_closed_call(out, True)
         if self.END is None:
             self._mode = _PASS if self.WHOLE_OUTPUT else _TEXT
             self._block_ended()  # the blanks after it: a gap, as after any block
@@ -866,9 +868,9 @@ class PythonicCallsParser(ToolParser):
             return n
         c = buf[ws]
         end_marker = self.END
-        if c == "," and not self._sep:
-            self._settle(out, True)  # a separator: the call before it ended
-            self._sep = True
+        if c == "," and not self._separator_read:
+            self._end_closed_call(out, True)  # a separator: the call before it ended
+            self._separator_read = True
             self._raw.append(buf[pos : ws + 1])
             return ws + 1
         if c == "]" and self._bracketed:
@@ -876,7 +878,7 @@ class PythonicCallsParser(ToolParser):
             return self._list_closed(out, ws + 1)
         if end_marker is not None:
             if buf.startswith(end_marker, ws):
-                self._settle(out, True)
+                self._end_closed_call(out, True)
                 self._raw = []
                 self._mode = _TEXT
                 self._block_ended()
@@ -897,7 +899,7 @@ class PythonicCallsParser(ToolParser):
         """Returns the new position, or ``-(pos + 1)`` to stop and hold ``buf[pos:]``."""
         n = len(buf)
         while pos < n and self._mode == _ARGS:
-            state = self._state
+            state = self._arg_state
             if state == _STRING:
                 pos = self._string(buf, pos, out, final)
                 if pos < 0:
@@ -921,18 +923,18 @@ class PythonicCallsParser(ToolParser):
                     continue
                 value = self._scalar_json(tok)
                 if value is None:
-                    return self._broken(out, pos)
-                if self._in_key and self._pending is None and not value.startswith('"'):
+                    return self._end_malformed(out, pos)
+                if self._in_key and self._brace_first is None and not value.startswith('"'):
                     value = json_quote(value)
                 self._value_begin(out, value)
-                self._state = _AFTER
+                self._arg_state = _AFTER
                 pos = end
                 continue
             pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
             if pos == n:
                 return pos
             c = buf[pos]
-            kinds = self._kinds
+            kinds = self._open_kinds
             kind = kinds[-1]
             if state == _AFTER:
                 if self._in_key or kind == _BRACE:
@@ -940,42 +942,42 @@ class PythonicCallsParser(ToolParser):
                         if kind == _BRACE:
                             self._decide_dict(out)
                         else:
-                            self._emit(out, ":")
+                            self._add_args(out, ":")
                         self._in_key = False
                         self._after_key = True
-                        self._state = _VALUE
+                        self._arg_state = _VALUE
                         pos += 1
                         continue
                     if self._in_key:
-                        return self._broken(out, pos)
+                        return self._end_malformed(out, pos)
                     if c == "," or c == "}":
                         self._decide_set(out)
                         kind = _SET
                 if c == ",":
                     pos += 1
-                    self._state = _ARG if kind == _CALL else _DKEY if kind == _DICT else _VALUE
+                    self._arg_state = _ARG if kind == _CALL else _DKEY if kind == _DICT else _VALUE
                 elif c == _SOURCE_CLOSER[kind]:
                     pos += 1
                     self._close(out)
                 else:
-                    return self._broken(out, pos)
+                    return self._end_malformed(out, pos)
             elif state == _VALUE:
                 if c == "'" or c == '"':
                     pos = self._string_open(buf, pos, out, final, 0)
                     if pos < 0:
                         return pos
                 elif c in "[({":
-                    if self._in_key or len(self._kinds) >= MAX_DEPTH:
-                        return self._broken(out, pos)  # (too deep: partial JSON's limit)
+                    if self._in_key or len(self._open_kinds) >= MAX_DEPTH:
+                        return self._end_malformed(out, pos)  # (too deep: partial JSON's limit)
                     self._open(out, _LIST if c == "[" else _TUPLE if c == "(" else _BRACE)
                     pos += 1
                 elif c in ")]}":
                     if self._after_key or self._in_key or c != _SOURCE_CLOSER[kind]:
-                        return self._broken(out, pos)
+                        return self._end_malformed(out, pos)
                     pos += 1
                     self._close(out)
                 else:
-                    self._state = _SCALAR
+                    self._arg_state = _SCALAR
                     self._scanned = 0
             elif state == _DKEY:
                 if c == "}":
@@ -983,7 +985,7 @@ class PythonicCallsParser(ToolParser):
                     self._close(out)
                 else:
                     self._in_key = True
-                    self._state = _VALUE
+                    self._arg_state = _VALUE
             else:  # _ARG
                 if c == ")":
                     pos += 1
@@ -1006,7 +1008,7 @@ class PythonicCallsParser(ToolParser):
                 elif c in "'\"[({-+.0123456789":
                     self._positional_key(out)
                 else:
-                    return self._broken(out, pos)
+                    return self._end_malformed(out, pos)
         return pos
 
     def _quick_scalar(self, scalar: str) -> str | None:
@@ -1037,10 +1039,10 @@ class PythonicCallsParser(ToolParser):
             self._quote = q
             pos += 1
         self._str_kind = kind
-        self._run = _RUNS[q, kind]
-        self._fast_run = None  # short until it fills a chunk (_string)
+        self._body_run = _RUNS[q, kind]
+        self._fast_body_run = None  # short until it fills a chunk (_string)
         self._value_begin(out, '"')
-        self._state = _STRING
+        self._arg_state = _STRING
         return pos
 
     def _string(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
@@ -1048,7 +1050,7 @@ class PythonicCallsParser(ToolParser):
         quote = self._quote
         q = quote[0]
         kind = self._str_kind
-        run = self._run
+        run = self._body_run
         whole = pos == 0  # the buffer began inside the string
         while True:
             end = run.match(buf, pos).end()  # type: ignore[union-attr]
@@ -1067,20 +1069,20 @@ class PythonicCallsParser(ToolParser):
                         end -= 6  # its low half may be in the next chunk
                         hold = end
             if end > pos:
-                self._emit(out, json_quote(_decode(buf[pos:end], kind))[1:-1])
+                self._add_args(out, json_quote(_decode(buf[pos:end], kind))[1:-1])
                 pos = end
             if hold >= 0:
                 return -(hold + 1)
             if pos == n:
-                if whole and self._fast_run is None:
+                if whole and self._fast_body_run is None:
                     self._long_string()
                 return n
             if buf[pos] == "\\":  # a cut escape
                 if not final:
-                    if whole and self._fast_run is None:
+                    if whole and self._fast_body_run is None:
                         self._long_string()
                     return -(pos + 1)
-                self._emit(out, json_quote(buf[pos:])[1:-1])
+                self._add_args(out, json_quote(buf[pos:])[1:-1])
                 return n
             # buf[pos] is the quote character
             if len(quote) == 3:
@@ -1089,33 +1091,33 @@ class PythonicCallsParser(ToolParser):
                     break
                 if not final and cut_marker(quote, buf, pos):
                     return -(pos + 1)
-                self._emit(out, json_quote(q)[1:-1])
+                self._add_args(out, json_quote(q)[1:-1])
                 pos += 1
                 continue
             verdict = self._closes_here(buf, pos + 1, final)
             if verdict < 0:
                 return -(pos + 1)
             if verdict == 0:
-                self._emit(out, json_quote(q)[1:-1])
+                self._add_args(out, json_quote(q)[1:-1])
                 pos += 1
                 continue
             pos += 1
             break
-        self._emit(out, '"')
-        self._state = _AFTER
+        self._add_args(out, '"')
+        self._arg_state = _AFTER
         return pos
 
     def _long_string(self) -> None:
         """A whole chunk was string body: the string is long, and ``feed`` takes its next
         chunks with its string path."""
-        if self._pending is None and self._string_path:
-            self._fast_run = _FAST_RUNS[self._quote[0], self._str_kind]
+        if self._brace_first is None and self._string_path:
+            self._fast_body_run = _FAST_RUNS[self._quote[0], self._str_kind]
 
     def _closes_here(self, buf: str, i: int, final: bool) -> int:
         """Is the quote just before ``buf[i]`` the end of the string? 1 yes, 0 no, -1 wait."""
         n = len(buf)
         start = i
-        kinds = self._kinds
+        kinds = self._open_kinds
         top = len(kinds) - 1
         level = top
         while True:
@@ -1148,11 +1150,11 @@ class PythonicCallsParser(ToolParser):
             self._json._end_of_stream(rest, out)
             return
         if mode == _ARGS:
-            self._end(out, incomplete=True)
+            self._close_call(out, incomplete=True)
             if rest:
                 out.append(Text(rest))
             return
-        self._settle(out, False)  # a call whose closer never came
+        self._end_closed_call(out, False)  # a call whose closer never came
         if mode in (_HEAD, _BETWEEN):
             text = "".join(self._raw) + rest
             if text:

@@ -1,24 +1,20 @@
-"""Reasoning formats that are not a single marked block: identity, MiniMax-M2's
-append-think, and gpt-oss Harmony in its text form.
+"""gpt-oss Harmony in its text form, as a reasoning format (``openai_gptoss``).
 
-- ``identity``: no reasoning; every chunk is ``Text``. Holds nothing.
-- ``minimax_m2_append_think``: no split either; the model's reasoning stays in the content
-  with the ``<think>`` the template pre-filled written back in front of it (vLLM's
-  ``MiniMaxM2AppendThinkReasoningParser``). Holds nothing; an empty stream stays empty.
-- ``openai_gptoss`` (Harmony, text form)::
+Grammar (openai/harmony ``docs/format.md``)::
 
-      stream  := text? message*
-      message := ('<|start|>' ROLE)? '<|channel|>' CHANNEL header-rest '<|message|>' body
-                 ('<|end|>' | '<|return|>' | '<|call|>')?
-      header-rest := e.g. ' to=functions.NAME <|constrain|>json'
+    stream  := text? message*
+    message := ('<|start|>' ROLE)? '<|channel|>' CHANNEL header-rest '<|message|>' body
+               ('<|end|>' | '<|return|>' | '<|call|>')?
+    header-rest := e.g. ' to=functions.NAME <|constrain|>json'
 
-  Modes: TEXT (outside any message), HEADER (from ``<|start|>`` or ``<|channel|>`` up to
-  ``<|message|>``), BODY (up to a terminator). The ``analysis`` channel is ``Reasoning``
-  and the ``final`` channel is ``Text``; their headers and terminators are dropped. Any
-  other message (``commentary``, or one addressed ``to=`` a tool) is a tool call for the
-  ``openai`` tool parser, so its header, body and terminator are handed on verbatim as
-  ``Text``. Holds back a partial Harmony token at the end of the buffer, and a header
-  until its ``<|message|>`` (at most ``_MAX_HEADER`` characters; a longer one is text).
+Modes: TEXT (outside any message), HEADER (from ``<|start|>`` or ``<|channel|>`` up to
+``<|message|>``), BODY (up to a terminator). The ``analysis`` channel is ``Reasoning`` and
+the ``final`` channel is ``Text``; their headers and terminators are dropped. Any other
+message (``commentary``, or one addressed ``to=`` a tool) is a tool call for the ``openai``
+tool parser (``formats/harmony.py``), so its header, body and terminator are handed on
+verbatim as ``Text``. Holds back a partial Harmony token at the end of the buffer, and a
+header until its ``<|message|>`` (at most ``_MAX_HEADER`` characters; a longer one is
+text).
 """
 
 from __future__ import annotations
@@ -29,34 +25,7 @@ from streamcall.events import Event, Reasoning, Text
 from streamcall.formats._scan import MarkerFinder
 from streamcall.reasoning._engine import ReasoningParser
 
-__all__ = ["AppendThinkParser", "HarmonyReasoningParser", "IdentityParser"]
-
-
-class IdentityParser(ReasoningParser):
-    """No reasoning: everything is text."""
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        if pos < len(buf):
-            out.append(Text(buf[pos:] if pos else buf))
-        return len(buf)
-
-
-class AppendThinkParser(ReasoningParser):
-    """MiniMax-M2 append-think: all text, with the pre-filled ``<think>`` put back."""
-
-    def __init__(self, name: str, *, prompt_opened: bool | None = None) -> None:
-        super().__init__(name)
-        self._pending = "<think>" if prompt_opened is None or prompt_opened else ""
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        if pos < len(buf):
-            text = buf[pos:] if pos else buf
-            if self._pending:
-                text = self._pending + text
-                self._pending = ""
-            out.append(Text(text))
-        return len(buf)
-
+__all__ = ["HarmonyReasoningParser"]
 
 _START = "<|start|>"
 _CHANNEL = "<|channel|>"
@@ -79,21 +48,23 @@ class HarmonyReasoningParser(ReasoningParser):
         super().__init__(name)
         # prompt_opened: the prompt ended with '<|channel|>analysis<|message|>'.
         self._mode = BODY if prompt_opened else TEXT
-        self._kind = _REASONING
-        self._outside = MarkerFinder((_START, _CHANNEL))
-        self._header = MarkerFinder((_MESSAGE, _START))
-        self._body = MarkerFinder((*_TERMINATORS, _START, _CHANNEL))
+        self._body_kind = _REASONING
+        self._message_finder = MarkerFinder((_START, _CHANNEL))
+        self._header_end_finder = MarkerFinder((_MESSAGE, _START))
+        self._body_end_finder = MarkerFinder((*_TERMINATORS, _START, _CHANNEL))
 
     @property
     def in_reasoning(self) -> bool:
-        return self._mode == BODY and self._kind == _REASONING
+        return self._mode == BODY and self._body_kind == _REASONING
 
     def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         n = len(buf)
         while pos < n:
             if self._mode == TEXT:
                 end, resume, marker = (
-                    self._outside.find_final(buf, pos) if final else self._outside.find(buf, pos)
+                    self._message_finder.find_final(buf, pos)
+                    if final
+                    else self._message_finder.find(buf, pos)
                 )
                 if end > pos:
                     out.append(Text(buf[pos:end]))
@@ -104,7 +75,7 @@ class HarmonyReasoningParser(ReasoningParser):
             elif self._mode == HEADER:
                 # buf[pos:] starts with <|start|> or <|channel|>.
                 first = _START if buf.startswith(_START, pos) else _CHANNEL
-                end, resume, marker = self._header.find(buf, pos + len(first))
+                end, resume, marker = self._header_end_finder.find(buf, pos + len(first))
                 if marker is not None and resume - pos > _MAX_HEADER:
                     marker = None  # too far away to belong to this header
                     end = n
@@ -114,11 +85,11 @@ class HarmonyReasoningParser(ReasoningParser):
                     channel = m.group(1) if m is not None else ""
                     addressed = " to=" in header or "\tto=" in header
                     if channel == "analysis" and not addressed:
-                        self._kind = _REASONING
+                        self._body_kind = _REASONING
                     elif channel == "final" and not addressed:
-                        self._kind = _FINAL
+                        self._body_kind = _FINAL
                     else:
-                        self._kind = _RAW
+                        self._body_kind = _RAW
                         out.append(Text(header))
                     self._mode = BODY
                     pos = resume
@@ -138,15 +109,17 @@ class HarmonyReasoningParser(ReasoningParser):
                 return pos
             else:  # BODY
                 end, resume, marker = (
-                    self._body.find_final(buf, pos) if final else self._body.find(buf, pos)
+                    self._body_end_finder.find_final(buf, pos)
+                    if final
+                    else self._body_end_finder.find(buf, pos)
                 )
                 if end > pos:
                     piece = buf[pos:end]
-                    out.append(Reasoning(piece) if self._kind == _REASONING else Text(piece))
+                    out.append(Reasoning(piece) if self._body_kind == _REASONING else Text(piece))
                 if marker is None:
                     return end
                 if marker in _TERMINATORS:
-                    if self._kind == _RAW:
+                    if self._body_kind == _RAW:
                         out.append(Text(marker))
                     self._mode = TEXT
                     pos = resume

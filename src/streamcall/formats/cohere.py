@@ -1,0 +1,51 @@
+"""Cohere Command A (and Command A Reasoning): ``<|START_ACTION|>[...]<|END_ACTION|>``.
+
+Grammar (vLLM ``cohere_command3`` / ``cohere_command4``)::
+
+    text* ( '<|START_ACTION|>' ws* body ws* '<|END_ACTION|>' text* )*
+    body  := calls | '[' ws* calls? ws* ']'
+    calls := call (ws* [,;]? ws* call)*
+    call  := {"tool_call_id": string, "tool_name": string, "parameters": object | string}
+             # keys in any order
+
+``tool_call_id`` is the call's id (``ID_KEYS``), made unique within the stream (a repeat
+gets ``~2``, ``~3``...); an id written after the arguments began streaming comes too late,
+and the generated id stays. Arguments are streamed verbatim; a call with no parameters
+gets ``{}``. Holds back a partial ``<|START_ACTION|>`` at the end of text and a partial
+``<|END_ACTION|>`` after the calls; everything else is the JSON-call engine's
+(``_jsoncalls``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from streamcall.formats._jsoncalls import JsonCallsParser
+
+
+class CohereCommandParser(JsonCallsParser):
+    names = ("cohere_command3", "cohere_command4")
+    family = "Cohere Command A / Command A Reasoning"
+    vllm_differences = (
+        "Pure Python (vLLM 0.23 needs the cohere_melody package); streams arguments "
+        "verbatim. Like vLLM, the model's tool_call_id is the call id (made unique within "
+        "the stream with a ~2 suffix if repeated; a call whose arguments start before its "
+        "tool_call_id keeps a generated id)."
+    )
+    START = ("<|START_ACTION|>",)
+    END = "<|END_ACTION|>"
+    NAME_KEYS = ("tool_name",)
+    ARGS_KEYS = ("parameters",)
+    ID_KEYS = ("tool_call_id",)
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        body = [
+            {"tool_call_id": str(i), "tool_name": n, "parameters": a}
+            for i, (n, a) in enumerate(calls)
+        ]
+        return f"<|START_ACTION|>{json.dumps(body, ensure_ascii=False, indent=4)}<|END_ACTION|>"
+
+
+FORMATS = (CohereCommandParser,)

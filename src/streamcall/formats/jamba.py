@@ -1,0 +1,39 @@
+"""AI21 Jamba 1.5: ``<tool_calls>[{"name": ..., "arguments": {...}}, ...]</tool_calls>``.
+
+Grammar (vLLM ``jamba``)::
+
+    text* ( '<tool_calls>' ws* body ws* '</tool_calls>' text* )*
+    body  := calls | '[' ws* calls? ws* ']'
+    calls := call (ws* [,;]? ws* call)*
+    call  := {"name": string, "arguments" | "parameters": object | string}  # any key order
+
+Arguments are streamed verbatim; a call with no arguments gets ``{}``. Holds back a partial
+``<tool_calls>`` at the end of text and a partial ``</tool_calls>`` after the calls;
+everything else is the JSON-call engine's (``_jsoncalls``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from streamcall.formats._jsoncalls import JsonCallsParser
+
+
+class JambaParser(JsonCallsParser):
+    names = ("jamba",)
+    family = "AI21 Jamba 1.5"
+    vllm_differences = (
+        "Streams arguments verbatim without re-parsing the buffer each delta; keeps text "
+        "after </tool_calls>."
+    )
+    START = ("<tool_calls>",)
+    END = "</tool_calls>"
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        body = [{"name": n, "arguments": a} for n, a in calls]
+        return f"<tool_calls>{json.dumps(body, ensure_ascii=False)}</tool_calls>"
+
+
+FORMATS = (JambaParser,)

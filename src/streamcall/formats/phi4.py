@@ -1,0 +1,40 @@
+"""Microsoft Phi-4-mini: ``functools[{"name": ..., "arguments": {...}}, ...]``.
+
+Grammar (vLLM ``phi4_mini_json``)::
+
+    text* ( 'functools' ws* body text* )*
+    body  := calls | '[' ws* calls? ws* ']'
+    calls := call (ws* [,;]? ws* call)*
+    call  := {"name": string, "arguments" | "parameters": object | string}  # any key order
+
+There is no end marker: the block ends where its JSON does, and what follows is text.
+Arguments are streamed verbatim; a call with no arguments gets ``{}``. Holds back a partial
+``functools`` at the end of text; everything else is the JSON-call engine's
+(``_jsoncalls``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from streamcall.formats._jsoncalls import JsonCallsParser
+
+
+class Phi4MiniJsonParser(JsonCallsParser):
+    names = ("phi4_mini_json",)
+    family = "Microsoft Phi-4-mini"
+    vllm_differences = (
+        "Streams calls; vLLM's phi4_mini_json parser does not stream at all. Text around "
+        "the calls is kept as content (vLLM returns none once a call is made)."
+    )
+    START = ("functools",)
+    END = None
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        body = [{"name": n, "arguments": a} for n, a in calls]
+        return f"functools{json.dumps(body, ensure_ascii=False)}"
+
+
+FORMATS = (Phi4MiniJsonParser,)

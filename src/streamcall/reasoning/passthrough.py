@@ -1,0 +1,41 @@
+"""Reasoning formats that split nothing off: every chunk is text.
+
+- ``identity``: no reasoning; every chunk is ``Text``. Holds nothing.
+- ``minimax_m2_append_think``: no split either; the model's reasoning stays in the content
+  with the ``<think>`` the template pre-filled written back in front of it (vLLM's
+  ``MiniMaxM2AppendThinkReasoningParser``). Holds nothing; an empty stream stays empty.
+"""
+
+from __future__ import annotations
+
+from streamcall.events import Event, Text
+from streamcall.reasoning._engine import ReasoningParser
+
+__all__ = ["AppendThinkParser", "IdentityParser"]
+
+
+class IdentityParser(ReasoningParser):
+    """No reasoning: everything is text."""
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        if pos < len(buf):
+            out.append(Text(buf[pos:] if pos else buf))
+        return len(buf)
+
+
+class AppendThinkParser(ReasoningParser):
+    """MiniMax-M2 append-think: all text, with the pre-filled ``<think>`` put back."""
+
+    def __init__(self, name: str, *, prompt_opened: bool | None = None) -> None:
+        super().__init__(name)
+        # the <think> the template pre-filled, written back before the first text
+        self._prefill = "<think>" if prompt_opened is None or prompt_opened else ""
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        if pos < len(buf):
+            text = buf[pos:] if pos else buf
+            if self._prefill:
+                text = self._prefill + text
+                self._prefill = ""
+            out.append(Text(text))
+        return len(buf)
