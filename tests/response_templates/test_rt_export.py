@@ -21,7 +21,6 @@ from __future__ import annotations
 import collections
 import copy
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from rt_support import engine_params, pattern_engine
 from streamcall.formats.registry import parser_class
 from streamcall.response_templates import compile_template, parse_response
 from streamcall.response_templates.export import EXPORTED, UNEXPRESSIBLE
+from support import calls, same, schema_for
 
 _FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "response_templates"
 _DATA = json.loads((_FIXTURE / "format_texts.json").read_text(encoding="utf-8"))
@@ -96,63 +96,6 @@ def test_template_loads(fmt: str, engine: str) -> None:
 
 # --- the format's own output ------------------------------------------------------------------
 
-keys = st.from_regex(r"[a-z][a-z0-9_]{0,7}", fullmatch=True)
-tame_text = st.from_regex(
-    r"[A-Za-z0-9é中😀_.,!?-]([A-Za-z0-9é中😀_.,!? -]{0,18}[A-Za-z0-9é中😀_.,!?-])?", fullmatch=True
-)
-scalars = (
-    tame_text
-    | st.integers(-(10**9), 10**9)
-    | st.floats(-1e6, 1e6, allow_nan=False).filter(lambda f: "." in repr(f) and "e" not in repr(f))
-    | st.booleans()
-)
-values = st.recursive(
-    scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3),
-    max_leaves=6,
-)
-calls = st.lists(
-    st.tuples(
-        st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True),
-        st.dictionaries(keys, values, max_size=4),
-    ),
-    min_size=1,
-    max_size=3,
-)
-_TYPES = {
-    str: "string",
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    list: "array",
-    dict: "object",
-}
-
-
-def _tools(call_list: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    props: dict[str, dict[str, Any]] = {}
-    for name, args in call_list:
-        for key, value in args.items():
-            props.setdefault(name, {})[key] = {"type": _TYPES[type(value)]}
-    return [
-        {
-            "type": "function",
-            "function": {"name": n, "parameters": {"type": "object", "properties": p}},
-        }
-        for n, p in props.items()
-    ]
-
-
-def _close(a: Any, b: Any) -> bool:
-    """Equal, floats within rounding (a format may write a float shorter than repr)."""
-    if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, int | float) and isinstance(b, int | float) and math.isclose(a, b)
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b) and type(a) is type(b)
-
 
 @pytest.mark.parametrize("fmt", sorted(EXPORTED))
 @given(
@@ -173,7 +116,7 @@ def test_the_formats_own_output(
         text = rendered + (f"\n{before}" if before else "") + after
     else:
         text = before + rendered + after
-    tools = _tools(call_list)
+    tools = schema_for(call_list)
     template = EXPORTED[fmt].template
     want, incomplete = streamcall_message(text, fmt, tools)
     assert not incomplete
@@ -181,7 +124,7 @@ def test_the_formats_own_output(
     assert got == want, (text, got, want)
     # streamcall itself reads its own output back: the calls are the ones written
     written = [{"type": "function", "function": {"name": n, "arguments": a}} for n, a in call_list]
-    assert _close(got.get("tool_calls"), written)
+    assert same(got.get("tool_calls"), written)
     if HAVE_TRANSFORMERS:
         assert _same(got, _theirs(text, template, tools))
 

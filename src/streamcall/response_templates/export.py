@@ -337,6 +337,14 @@ def _bare_json(
     )
 
 
+_COHERE = _json_list(
+    "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+    "<|START_ACTION|>",
+    "<|END_ACTION|>",
+    name="tool_name",
+    args="parameters",
+)
+
 EXPORTED: dict[str, Exported] = {
     "hermes": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
     "qwen3_json": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
@@ -351,20 +359,8 @@ EXPORTED: dict[str, Exported] = {
     ),
     "jamba": _json_list("<|start_of_role|>assistant", "<tool_calls>", "</tool_calls>"),
     "hunyuan_a13b": _json_list("<|extra_0|>", "<tool_calls>", "</tool_calls>"),
-    "cohere_command3": _json_list(
-        "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
-        "<|START_ACTION|>",
-        "<|END_ACTION|>",
-        name="tool_name",
-        args="parameters",
-    ),
-    "cohere_command4": _json_list(
-        "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
-        "<|START_ACTION|>",
-        "<|END_ACTION|>",
-        name="tool_name",
-        args="parameters",
-    ),
+    "cohere_command3": _COHERE,
+    "cohere_command4": _COHERE,
     "granite": _json_list("<|start_of_role|>assistant<|end_of_role|>", "<|tool_call|>", None),
     "phi4_mini_json": _json_list("<|assistant|>", "functools", None),
     "gigachat3": _json_after_marker(
