@@ -41,10 +41,12 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks._util import best_of, growth_exponent, table
+from benchmarks.formats import renderable
 from streamcall.events import Event, ToolCallEnd
 from streamcall.formats.registry import formats, parser_class, tool_parser
 from streamcall.output import output_parser
 from streamcall.reasoning import reasoning_formats, reasoning_parser, reasoning_spec
+from streamcall.testing import function_tools
 
 MB = 1_000_000
 CHUNK = 4096
@@ -73,37 +75,17 @@ def call_args(i: int) -> dict[str, Any]:
     }
 
 
-TOOLS = [
+TOOLS = function_tools(
+    ("get_weather", "lookup"),
     {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "city": {"type": "string"},
-                    "n": {"type": "integer"},
-                    "ok": {"type": "boolean"},
-                    "tags": {"type": "array"},
-                    "opts": {"type": "object"},
-                    "data": {"type": "string"},
-                },
-            },
-        },
-    }
-    for name in ("get_weather", "lookup")
-]
-
-
-def renderable(names: list[str]) -> list[str]:
-    out = []
-    for name in names:
-        try:
-            parser_class(name).render([("f", {})])
-        except NotImplementedError:
-            continue
-        out.append(name)
-    return out
+        "city": {"type": "string"},
+        "n": {"type": "integer"},
+        "ok": {"type": "boolean"},
+        "tags": {"type": "array"},
+        "opts": {"type": "object"},
+        "data": {"type": "string"},
+    },
+)
 
 
 def calls_text(fmt: str, size: int) -> tuple[str, int]:

@@ -419,7 +419,7 @@ def single_shot(found: dict[str, Parser]) -> None:
     print(table(["", "µs", "× streamcall"], rows))
     print(
         "\nSingle shot, the same documents cut at 2/3 (fast path on/off interleaved A/B;"
-        " streamcall and jiter interleaved; SPEC: streamcall within 3× of jiter)"
+        " streamcall and jiter interleaved; target: streamcall within 3× of jiter)"
     )
     print(table(["", "µs", "× streamcall", "× jiter"], cut_rows))
     ours = [r for r in cut_rows if str(r[0]).endswith(": streamcall parse_partial_json")]

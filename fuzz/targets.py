@@ -42,30 +42,21 @@ from streamcall.reasoning import reasoning_formats, reasoning_parser
 Target = Callable[[bytes], None]
 
 #: A tool schema for half of the inputs: typed parameters for the names the seeds use.
-TOOLS: list[dict[str, Any]] = [
+TOOLS: list[dict[str, Any]] = testing.function_tools(
+    ("f", "get_weather", "search"),
     {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "a": {"type": "integer"},
-                    "b": {"type": "number"},
-                    "c": {"type": "boolean"},
-                    "d": {"type": "array", "items": {"type": "integer"}},
-                    "e": {"type": "object"},
-                    "s": {"type": "string"},
-                    "n": {"type": "null"},
-                    "x": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
-                    "city": {"type": "string"},
-                    "days": {"type": "integer"},
-                },
-            },
-        },
-    }
-    for name in ("f", "get_weather", "search")
-]
+        "a": {"type": "integer"},
+        "b": {"type": "number"},
+        "c": {"type": "boolean"},
+        "d": {"type": "array", "items": {"type": "integer"}},
+        "e": {"type": "object"},
+        "s": {"type": "string"},
+        "n": {"type": "null"},
+        "x": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+        "city": {"type": "string"},
+        "days": {"type": "integer"},
+    },
+)
 
 
 def cuts_for(data: bytes, length: int) -> list[int]:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from streamcall.formats.registry import formats, parser_class
 from streamcall.reasoning import reasoning_formats, reasoning_spec
+from streamcall.testing import function_tools
 from support import check_contract
 
 _SEEDED = settings(derandomize=os.environ.get("HYPOTHESIS_PROFILE", "ci") == "ci")
@@ -36,28 +37,19 @@ CALLS: list[list[tuple[str, dict[str, Any]]]] = [
     ],
     [("f", {"a": 1}), ("g", {"s": "x"})],
 ]
-TOOLS = [
+TOOLS = function_tools(
+    ("f", "g", "get_weather"),
     {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "a": {"type": "integer"},
-                    "b": {"type": "number"},
-                    "c": {"type": "boolean"},
-                    "d": {"type": "array"},
-                    "e": {"type": "object"},
-                    "s": {"type": "string"},
-                    "city": {"type": "string"},
-                    "days": {"type": "integer"},
-                },
-            },
-        },
-    }
-    for name in ("f", "g", "get_weather")
-]
+        "a": {"type": "integer"},
+        "b": {"type": "number"},
+        "c": {"type": "boolean"},
+        "d": {"type": "array"},
+        "e": {"type": "object"},
+        "s": {"type": "string"},
+        "city": {"type": "string"},
+        "days": {"type": "integer"},
+    },
+)
 # Markup tokens, JSON punctuation, blanks and words: what a rendered call is cut into.
 _TOKEN = re.compile(
     r"<\|[^|<>]{0,40}\|>|<[^<>]{0,40}>|\[[A-Z_]+\]|\s+|\\.|[{}\[\]\":,=()']|[^<>{}\[\]\":,=()'\s\\]+"

@@ -46,8 +46,8 @@ from streamcall.events import (
     ToolCallStart,
     UsageEvent,
 )
-from streamcall.formats._scan import ArgsStreamer
 from streamcall.sse import SSEDecoder
+from streamcall.text import ArgsStreamer
 
 __all__ = ["StreamParser", "TextParser"]
 

@@ -23,7 +23,7 @@ import itertools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 
@@ -36,6 +36,7 @@ __all__ = [
     "chunk_at",
     "chunk_every",
     "coalesce",
+    "function_tools",
     "markup_of",
     "released_in_order",
     "run",
@@ -61,6 +62,21 @@ class Call:
 
 
 Item = tuple[str, str] | tuple[str, Call]
+
+
+def function_tools(names: Iterable[str], properties: dict[str, Any]) -> list[dict[str, Any]]:
+    """OpenAI-style ``tools``: one function per name, each taking an object with these
+    ``properties`` (JSON Schema), for parsers that type arguments by the request's tools."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": name,
+                "parameters": {"type": "object", "properties": dict(properties)},
+            },
+        }
+        for name in names
+    ]
 
 
 def coalesce(events: Iterable[Event]) -> list[Item]:

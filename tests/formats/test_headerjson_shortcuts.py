@@ -20,12 +20,13 @@ from hypothesis import strategies as st
 from streamcall import testing
 from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, ToolCallArgs
-from streamcall.formats import _headerjson, _scan, harmony
+from streamcall.formats import _headerjson, harmony
 from streamcall.formats._base import ToolParser
 from streamcall.formats.deepseek import DeepSeekV3Parser, DeepSeekV31Parser
 from streamcall.formats.harmony import HarmonyParser
 from streamcall.formats.kimi import KimiK2Parser
 from streamcall.formats.mistral import MistralParser
+from streamcall.text.fast import reference
 
 PARSERS: list[type[ToolParser]] = [
     DeepSeekV3Parser,
@@ -62,10 +63,9 @@ def feeds(parser: ToolParser, pieces: list[str], general: bool) -> list[list[Eve
 def both(cls: type[ToolParser], pieces: list[str]) -> None:
     """Feed by feed the shortcut gives the general loop's events; with the member read
     (``ArgsStreamer.push_more``, which holds a cut member whole) the same once coalesced."""
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(_scan, "_MEMBERS_READ_ENABLED", False)
+    with reference():  # no member read on either side: equal feed by feed
         fast = feeds(cls(), pieces, general=False)
-    general = feeds(cls(), pieces, general=True)
+        general = feeds(cls(), pieces, general=True)
     assert fast == general, pieces
     members = testing.coalesce(e for run in feeds(cls(), pieces, general=False) for e in run)
     assert members == testing.coalesce(e for run in general for e in run), pieces

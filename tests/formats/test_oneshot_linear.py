@@ -18,11 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamcall import testing
-from streamcall.formats import _pycalls, _scan
-from streamcall.formats._scan import cut_marker
+from streamcall import testing, text
+from streamcall.formats import _pycalls
 from streamcall.formats.registry import formats, parser_class
-from streamcall.partial import incremental
+from streamcall.text import cut_marker
 from support import check_format
 
 sys.path.insert(0, str(Path(__file__).parents[2]))
@@ -67,16 +66,12 @@ def test_cut_marker_is_startswith_of_the_rest(marker: str, buf: str, pos: int) -
 # The greedy originals of the possessive string-body regexes.
 GREEDY = {
     "string run": (
-        _scan._STRING_RUN,
+        text.STRING_RUN,
         re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*'),
     ),
     "strict run": (
-        _scan._STRICT_RUN,
+        text.STRICT_RUN,
         re.compile(r'[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*'),
-    ),
-    "partial string body": (
-        incremental._STR_BODY,
-        re.compile(r'[^"\\]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*)*'),
     ),
 }
 for (_q, _kind), _possessive in _pycalls._RUNS.items():

@@ -1,9 +1,30 @@
-"""What every tool-call parser shares: call numbering, the gap between blocks, schemas.
+"""What every tool-call parser shares: one call lifecycle, the markup kept for degrading,
+the gap between blocks, and schemas.
 
-The feed loop itself (the held-back tail, ``_step(buf, pos, out, final) -> pos``,
-``_end_of_stream``) is ``streamcall._feedloop.FeedLoop``, shared with the reasoning parsers.
-Subclasses keep their mode and scan state in attributes, so a chunk resumes exactly where
-the last one stopped, and they write events into the list they are given.
+The feed loop itself (the held-back tail, the mode table of steps, ``_end_of_stream``) is
+``streamcall.text.FeedLoop``, shared with the reasoning parsers. Subclasses keep their mode
+and scan state in attributes, so a chunk resumes exactly where the last one stopped, and
+they write events into the list they are given.
+
+A call's life, the same in every engine:
+
+- ``_start_call(out, name, call_id=None) -> index``: ``ToolCallStart`` with an id that is
+  non-empty and unique within the stream (the model's own, or ``id_prefix`` + index; a
+  repeat becomes ``id~2``, ``id~3`` ..., amortised O(1) per repeat: ``UniqueIds``);
+- ``_emit_args(out, index, delta)``: one delta of its arguments. Deltas of one call that
+  follow each other in one chunk's events are joined, so that a chunk gives one
+  ``ToolCallArgs`` per call; a step joins its own pieces before it emits them (joining is
+  a copy of what came before, so an engine emits a bounded number of deltas per call per
+  step);
+- ``_end_call(out, index, arguments, incomplete)``: ``ToolCallEnd``. Given the streamer
+  that read the arguments (``ArgsStreamer``: ``close``, ``text``, ``done``) instead of
+  their text, an incomplete call's arguments are closed first (the closing is their last
+  delta), so that they always load.
+
+Markup consumed while a block may still turn out not to be one is kept in ``_raw``;
+``_release_raw`` makes it text, as written, when the block fails. After a block of calls,
+the blanks that follow are a gap (``_block_ended``, ``_skip_gap``): markup if another
+block or the end follows, text if other text does.
 """
 
 from __future__ import annotations
@@ -11,16 +32,26 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
-from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
-from streamcall.formats._scan import MarkerFinder, cut_marker
+from streamcall.text import FeedLoop, MarkerFinder, cut_marker
 
-__all__ = ["ToolParser", "Tools", "UniqueIds", "schema_types"]
+__all__ = ["CallArgs", "ToolParser", "Tools", "UniqueIds", "schema_types"]
 
 Tools = list[dict[str, Any]]
 _WS = re.compile(r"[ \t\r\n]*")
+
+
+class CallArgs(Protocol):
+    """What ``_end_call`` needs of an argument streamer (``streamcall.text.ArgsStreamer``)."""
+
+    @property
+    def done(self) -> bool: ...
+
+    def close(self, tail: str = "") -> str: ...
+
+    def text(self) -> str: ...
 
 
 class ToolParser(FeedLoop):
@@ -40,7 +71,9 @@ class ToolParser(FeedLoop):
         super().__init__()
         self.tools = tools or []
         self.id_prefix = id_prefix
-        self._calls = 0
+        self._calls = 0  # calls started in this stream: the next call's index
+        self._ids = UniqueIds()  # the ids given out in this stream
+        self._raw: list[str] = []  # markup consumed that is text if its block fails
         self._gap: list[str] | None = None
 
     @classmethod
@@ -52,7 +85,70 @@ class ToolParser(FeedLoop):
         """
         raise NotImplementedError(f"{cls.__name__} has no renderer")
 
-    # -- for subclasses ------------------------------------------------------------------
+    # -- a call's life -------------------------------------------------------------------
+
+    def _start_call(self, out: list[Event], name: str, call_id: str | None = None) -> int:
+        """Start a call: its ``ToolCallStart``, with a unique id. Returns its index."""
+        index = self._calls
+        self._calls = index + 1
+        out.append(ToolCallStart(index, self._ids(call_id or f"{self.id_prefix}{index}"), name))
+        return index
+
+    @staticmethod
+    def _emit_args(out: list[Event], index: int, delta: str) -> None:
+        """A delta of call ``index``'s arguments (joined to the one before it if that is
+        the same call's: one ``ToolCallArgs`` per call per chunk)."""
+        if delta:
+            if out:
+                last = out[-1]
+                if last.__class__ is ToolCallArgs and last.index == index:
+                    out[-1] = ToolCallArgs(index, last.delta + delta)
+                    return
+            out.append(ToolCallArgs(index, delta))
+
+    def _end_call(
+        self,
+        out: list[Event],
+        index: int,
+        arguments: str | CallArgs | None,
+        incomplete: bool = False,
+        *,
+        tail: str = "",
+        closed: bool = False,
+    ) -> None:
+        """End call ``index``: its ``ToolCallEnd``.
+
+        ``arguments`` is the arguments' whole text, or the streamer that read them, or
+        None for a call that had none (``{}`` is emitted as its arguments). With a
+        streamer, an incomplete call's arguments are closed first (``close(tail)``, where
+        ``tail`` is the token the scan held back), unless they are whole or ``closed``
+        says that was done already.
+        """
+        if arguments is None:
+            self._emit_args(out, index, "{}")
+            arguments = "{}"
+        elif not isinstance(arguments, str):
+            if incomplete and not closed and not arguments.done:
+                self._emit_args(out, index, arguments.close(tail))
+            arguments = arguments.text()
+        out.append(ToolCallEnd(index, arguments, incomplete))
+
+    def _whole_call(self, out: list[Event], name: str, arguments: str) -> None:
+        """A call whose arguments are known at once."""
+        index = self._start_call(out, name)
+        self._emit_args(out, index, arguments)
+        self._end_call(out, index, arguments)
+
+    # -- markup and the gap between blocks -----------------------------------------------
+
+    def _release_raw(self, out: list[Event]) -> None:
+        """The markup kept since the last decision is text after all: released as written."""
+        raw = self._raw
+        if raw:
+            text = "".join(raw)
+            raw.clear()
+            if text:
+                out.append(Text(text))
 
     def _block_ended(self) -> None:
         """A block of calls closed: whitespace that follows is held as a possible gap."""
@@ -96,31 +192,25 @@ class ToolParser(FeedLoop):
             pos = self._skip_gap(buf, pos, out, finder.markers, final)
             if pos == len(buf):
                 return pos, None
-        end, resume, marker = finder.find_final(buf, pos) if final else finder.find(buf, pos)
+        end, resume, marker = finder.take(buf, pos, final)
         if end > pos:
             out.append(Text(buf[pos:end]))
         return resume, marker
 
-    def _start_call(self, out: list[Event], name: str, call_id: str | None = None) -> int:
-        index = self._calls
-        self._calls += 1
-        out.append(ToolCallStart(index, call_id or f"{self.id_prefix}{index}", name))
-        return index
+    # -- for the engines not yet on the step contract (they go with issue 15's ports) ----
 
-    @staticmethod
-    def _emit_args(out: list[Event], index: int, delta: str) -> None:
-        if delta:
-            out.append(ToolCallArgs(index, delta))
+    def _go_on(self, buf: str, pos: int, out: list[Event]) -> list[Event]:
+        """End a ``feed`` shortcut that read ``buf`` up to ``pos``: ``pos`` is where its
+        reader stopped, or ``-(p + 1)`` to hold ``buf[p:]``; what is left after a stop goes
+        to ``_step``, and the undecided rest is kept."""
+        if pos < 0:
+            pos = -pos - 1
+        elif pos < len(buf):
+            pos = self._step(buf, pos, out, False)
+        self._tail = buf[pos:] if pos < len(buf) else ""
+        return out
 
-    @staticmethod
-    def _end_call(out: list[Event], index: int, arguments: str, incomplete: bool = False) -> None:
-        out.append(ToolCallEnd(index, arguments, incomplete))
-
-    def _whole_call(self, out: list[Event], name: str, arguments: str) -> None:
-        """A call whose arguments are known at once."""
-        index = self._start_call(out, name)
-        self._emit_args(out, index, arguments)
-        self._end_call(out, index, arguments)
+    # -- schemas -------------------------------------------------------------------------
 
     def _param_types(self, function: str) -> dict[str, Any]:
         """The JSON-schema ``properties`` of a tool's parameters, or ``{}``."""

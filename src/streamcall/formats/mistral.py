@@ -98,7 +98,8 @@ class MistralParser(HeaderJsonParser):
                 return pos
         legacy = self._legacy
         legacy._calls = self._calls
-        pos = legacy._step(buf, pos, out, final)
+        legacy._ids = self._ids
+        pos = legacy._read(buf, pos, out, final)
         self._calls = legacy._calls
         return pos
 

@@ -46,9 +46,7 @@ from typing import Any, Final
 
 from streamcall.partial.incremental import (
     _COMMA,
-    _CONTROL,
     _DONE,
-    _HIGH_SURROGATE,
     _KEY_OR_END,
     _VALUE_OR_END,
     PartialJSON,
@@ -56,6 +54,7 @@ from streamcall.partial.incremental import (
     scanstring,
     too_deep,
 )
+from streamcall.text import CONTROL, HIGH_SURROGATE_TAIL
 
 __all__ = ["MISS", "fast_parse", "fast_repair"]
 
@@ -153,7 +152,7 @@ def _kept_end(text: str, q: int) -> int:
         stop = m.start()
     if (
         stop - q - 1 >= 6
-        and _HIGH_SURROGATE.match(text, stop - 6)
+        and HIGH_SURROGATE_TAIL.match(text, stop - 6)
         and not _escaped_at(text, stop - 6, q + 1)
     ):
         stop -= 6  # its low half may come next
@@ -631,7 +630,7 @@ def _escaped(out: str, spans: list[tuple[int, int]]) -> str:
     prev = 0
     for a, b in spans:
         pieces.append(out[prev:a])
-        pieces.append(_CONTROL.sub(_escape_control, out[a:b]))
+        pieces.append(CONTROL.sub(_escape_control, out[a:b]))
         prev = b
     pieces.append(out[prev:])
     return "".join(pieces)

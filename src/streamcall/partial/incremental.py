@@ -49,11 +49,17 @@ from itertools import islice
 from json import decoder as _json_decoder
 from typing import Any, Final, TypeAlias
 
-__all__ = ["MAX_DEPTH", "PartialJSON", "PathKey", "StringAppend", "ValueComplete", "too_deep"]
+from streamcall.text import (
+    CONTROL,
+    CUT_ESCAPE,
+    HIGH_SURROGATE_TAIL,
+    MAX_DEPTH,
+    NUMBER,
+    STRING_RUN,
+    WS,
+)
 
-#: The most containers open at once that any JSON this library reads or writes may have:
-#: partial JSON, tool-call arguments and the values converted to JSON (see above).
-MAX_DEPTH: Final = 256
+__all__ = ["MAX_DEPTH", "PartialJSON", "PathKey", "StringAppend", "ValueComplete", "too_deep"]
 
 PathKey: TypeAlias = str | int
 
@@ -71,17 +77,11 @@ _LITERAL: Final = 8
 # json's own C string decoder (typeshed does not declare it): (text, start, strict).
 scanstring: Callable[[str, int, bool], tuple[str, int]] = _json_decoder.scanstring  # type: ignore[attr-defined]
 
-# The starred patterns below always match, so their `.match(...)` is never None.
-_WS = re.compile(r"[ \t\n\r]*")
-# String content made of whole escapes only; stops at '"', at a cut or invalid escape, or
-# at the chunk's end. Possessive: nothing follows, so it ends where a greedy match would,
-# without keeping backtracking state per escape.
-_STR_BODY = re.compile(r'[^"\\]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\]*+)*+')
-_CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
-_HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
-_CONTROL = re.compile(r"[\x00-\x1f]")
+# The text layer's patterns (``streamcall.text``): blanks (``WS``), string content made of
+# whole escapes only (``STRING_RUN``: stops at '"', at a cut or invalid escape, or at the
+# chunk's end), a cut escape, a high surrogate's escape, a raw control character, a number.
+# The starred ones always match, so their `.match(...)` is never None.
 _LIT = re.compile(r"[A-Za-z0-9+\-.]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _LIT_START: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 
 _KEEP: Final = b'"[]{}'
@@ -170,7 +170,7 @@ def _classify(run: str) -> tuple[int, Any, int]:
     """Classify a literal run as (kind, value, size of the valid part)."""
     if run in _KEYWORDS:
         return _WHOLE, _KEYWORDS[run], len(run)
-    m = _NUMBER.match(run)
+    m = NUMBER.match(run)
     if m is None:
         if run in _KEYWORD_PREFIXES:
             return _HALF_KEYWORD, None, 0
@@ -607,9 +607,9 @@ class PartialJSON:
             if junk >= 0 or pos >= n:
                 break
             if state == _STRING:
-                e = _STR_BODY.match(chunk, pos).end()  # type: ignore[union-attr]
+                e = STRING_RUN.match(chunk, pos).end()  # type: ignore[union-attr]
                 if e < n and chunk[e] == '"':
-                    if self._controls is not None and _CONTROL.search(chunk, pos, e):
+                    if self._controls is not None and CONTROL.search(chunk, pos, e):
                         self._controls.append((base + pos, base + e))
                     if "\\" in chunk[pos:e]:
                         piece = scanstring(chunk, pos, False)[0]
@@ -635,14 +635,14 @@ class PartialJSON:
                     continue
                 # The string is still open at the chunk's end, or an escape is bad.
                 stop = e
-                bad = e < n and _CUT_ESCAPE.fullmatch(chunk, e) is None
-                if stop - pos >= 6 and _HIGH_SURROGATE.match(chunk, stop - 6):
+                bad = e < n and CUT_ESCAPE.fullmatch(chunk, e) is None
+                if stop - pos >= 6 and HIGH_SURROGATE_TAIL.match(chunk, stop - 6):
                     j = stop - 7
                     while j >= pos and chunk[j] == "\\":
                         j -= 1
                     if (stop - 7 - j) % 2 == 0:
                         stop -= 6  # its low half may come next
-                if self._controls is not None and _CONTROL.search(chunk, pos, stop):
+                if self._controls is not None and CONTROL.search(chunk, pos, stop):
                     self._controls.append((base + pos, base + stop))
                 if "\\" in chunk[pos:stop]:
                     piece = scanstring(chunk[pos:stop] + '"', 0, False)[0]
@@ -661,7 +661,7 @@ class PartialJSON:
                 break
             c = chunk[pos]
             if c in " \t\n\r":
-                pos = _WS.match(chunk, pos).end()  # type: ignore[union-attr]
+                pos = WS.match(chunk, pos).end()  # type: ignore[union-attr]
                 continue
             if state == _COMMA:
                 if c == ",":
@@ -807,7 +807,7 @@ class PartialJSON:
                 break
             b = min(b, len(out))
             pieces.append(out[prev:a])
-            pieces.append(_CONTROL.sub(_escape_control, out[a:b]))
+            pieces.append(CONTROL.sub(_escape_control, out[a:b]))
             prev = b
         pieces.append(out[prev:])
         return "".join(pieces)

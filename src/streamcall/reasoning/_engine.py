@@ -37,14 +37,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import IntEnum
 
-from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Reasoning, Text
-from streamcall.formats._scan import cut_marker, partial_marker_len
+from streamcall.text import FeedLoop, Step, cut_marker, partial_marker_len
 
 __all__ = ["MarkerReasoningParser", "ReasoningParser", "ReasoningSpec"]
 
-BEFORE, PREFIX, REASONING, AFTER = range(4)
+
+class Mode(IntEnum):
+    """The reasoning engine's modes (the module header says what each reads)."""
+
+    BEFORE = 0
+    PREFIX = 1
+    REASONING = 2
+    AFTER = 3
+
+
+BEFORE, PREFIX, REASONING, AFTER = Mode
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +98,8 @@ class ReasoningSpec:
 class ReasoningParser(FeedLoop):
     """Base class: sans-IO, ``feed`` text in, ``Reasoning`` and ``Text`` events out.
 
-    Same loop as ``ToolParser``: the held tail is joined to the next chunk, ``_step``
-    consumes what it can decide and returns where it stopped.
+    Same loop as ``ToolParser`` (``streamcall.text.FeedLoop``): the held tail is joined
+    to the next chunk, and the step of the current mode reads what it can decide.
     """
 
     def __init__(self, name: str) -> None:
@@ -212,100 +222,95 @@ class MarkerReasoningParser(ReasoningParser):
         self._confirm = re.compile(spec.implicit_confirm) if spec.implicit_confirm else None
         self._maybe = re.compile(spec.implicit_maybe) if spec.implicit_maybe else None
         sfx = spec.suffixed
-        self._before = _Finder(spec.start + (spec.end if spec.drop_stray_end else ()), sfx)
+        self._before_finder = _Finder(spec.start + (spec.end if spec.drop_stray_end else ()), sfx)
         self._stray_ends = frozenset(spec.end if spec.drop_stray_end else ())
         self._reasoning_strip = _Finder(spec.start + spec.end + spec.implicit_end, sfx)
-        self._reasoning = _Finder(spec.end + spec.implicit_end, sfx)
-        self._after = _Finder(spec.text_drop + (spec.start if spec.reopen else ()), sfx)
+        self._reasoning_finder = _Finder(spec.end + spec.implicit_end, sfx)
+        self._after_finder = _Finder(spec.text_drop + (spec.start if spec.reopen else ()), sfx)
         self._starts = frozenset(spec.start)
+        self._steps = (self._before, self._prefix, self._reasoning, self._after)
 
     @property
     def in_reasoning(self) -> bool:
         return self._mode in (REASONING, PREFIX)
 
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        n = len(buf)
-        spec = self.spec
-        while pos < n:
-            mode = self._mode
-            if mode == BEFORE:
-                if spec.start_at_beginning:
-                    if not self._at_beginning:
-                        self._mode = AFTER
-                        continue
-                    for start in self._before.markers:
-                        if buf.startswith(start, pos):
-                            self._at_beginning = False
-                            self._mode = PREFIX
-                            pos += len(start)
-                            break
-                    else:
-                        if not final and any(cut_marker(m, buf, pos) for m in self._before.markers):
-                            return pos
-                        self._at_beginning = False
-                        self._mode = AFTER
-                    continue
-                end, resume, marker = self._before.find(buf, pos, final)
-                if end > pos:
-                    out.append(Text(buf[pos:end]))
+    # -- the steps (one per mode) ---------------------------------------------------------
+
+    def _before(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        if self.spec.start_at_beginning:
+            if not self._at_beginning:
+                self._mode = AFTER
+                return pos, False
+            for start in self._before_finder.markers:
+                if buf.startswith(start, pos):
                     self._at_beginning = False
-                if marker is None:
-                    return end
-                pos = resume
-                if marker in self._stray_ends:
-                    continue  # an END with no opener: dropped, still before reasoning
-                self._mode = PREFIX
-            elif mode == PREFIX:
-                prefix = spec.start_prefix
-                if prefix:
-                    if buf.startswith(prefix, pos):
-                        pos += len(prefix)
-                    elif not final and cut_marker(prefix, buf, pos):
-                        return pos
-                self._mode = REASONING
-            elif mode == REASONING:
-                finder = self._reasoning_strip if self._strip_start else self._reasoning
-                end, resume, marker = finder.find(buf, pos, final)
-                if marker is not None and marker in self._implicit and self._confirm is not None:
-                    verdict = self._confirmed(buf, resume, final)
-                    if verdict is None:  # undecided: hold the marker and what follows
-                        if end > pos:
-                            out.append(Reasoning(buf[pos:end]))
-                        return end
-                    if not verdict:  # only a mention: it stays reasoning
-                        out.append(Reasoning(buf[pos:resume]))
-                        pos = resume
-                        continue
+                    self._mode = PREFIX
+                    return pos + len(start), False
+            if not final and any(cut_marker(m, buf, pos) for m in self._before_finder.markers):
+                return pos, True
+            self._at_beginning = False
+            self._mode = AFTER
+            return pos, False
+        end, resume, marker = self._before_finder.find(buf, pos, final)
+        if end > pos:
+            out.append(Text(buf[pos:end]))
+            self._at_beginning = False
+        if marker is None:
+            return end, True
+        if marker not in self._stray_ends:  # an END with no opener is dropped; still before
+            self._mode = PREFIX
+        return resume, False
+
+    def _prefix(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        prefix = self.spec.start_prefix
+        if prefix:
+            if buf.startswith(prefix, pos):
+                pos += len(prefix)
+            elif not final and cut_marker(prefix, buf, pos):
+                return pos, True
+        self._mode = REASONING
+        return pos, False
+
+    def _reasoning(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        finder = self._reasoning_strip if self._strip_start else self._reasoning_finder
+        end, resume, marker = finder.find(buf, pos, final)
+        if marker is not None and marker in self._implicit and self._confirm is not None:
+            verdict = self._confirmed(buf, resume, final)
+            if verdict is None:  # undecided: hold the marker and what follows
                 if end > pos:
                     out.append(Reasoning(buf[pos:end]))
-                if marker is None:
-                    return end
-                if marker in self._starts and self._strip_start:
-                    self._strip_start = False
-                    self._mode = PREFIX
-                    pos = resume
-                elif marker in self._implicit:
-                    self._mode = AFTER
-                    self._strip_start = False
-                    out.append(Text(buf[end:resume]))  # as written, suffix and all
-                    pos = resume
-                else:
-                    self._mode = AFTER
-                    self._strip_start = False
-                    pos = resume
-            else:  # AFTER
-                if self._after.regex is None:
-                    out.append(Text(buf[pos:] if pos else buf))
-                    return n
-                end, resume, marker = self._after.find(buf, pos, final)
-                if end > pos:
-                    out.append(Text(buf[pos:end]))
-                if marker is None:
-                    return end
-                pos = resume
-                if spec.reopen and marker in self._starts:
-                    self._mode = PREFIX
-        return pos
+                return end, True
+            if not verdict:  # only a mention: it stays reasoning
+                out.append(Reasoning(buf[pos:resume]))
+                return resume, False
+        if end > pos:
+            out.append(Reasoning(buf[pos:end]))
+        if marker is None:
+            return end, True
+        if marker in self._starts and self._strip_start:
+            self._strip_start = False
+            self._mode = PREFIX
+        elif marker in self._implicit:
+            self._mode = AFTER
+            self._strip_start = False
+            out.append(Text(buf[end:resume]))  # as written, suffix and all
+        else:
+            self._mode = AFTER
+            self._strip_start = False
+        return resume, False
+
+    def _after(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        if self._after_finder.regex is None:
+            out.append(Text(buf[pos:] if pos else buf))
+            return len(buf), True
+        end, resume, marker = self._after_finder.find(buf, pos, final)
+        if end > pos:
+            out.append(Text(buf[pos:end]))
+        if marker is None:
+            return end, True
+        if self.spec.reopen and marker in self._starts:
+            self._mode = PREFIX
+        return resume, False
 
     def _confirmed(self, buf: str, at: int, final: bool) -> bool | None:
         """Whether the implicit marker ending at ``at`` is real: True, False, or None

@@ -1,18 +1,19 @@
-"""The shared scanning primitives of formats/_scan.py, against independent references."""
+"""The text layer's scanning primitives (``streamcall.text``), against independent references."""
 
 from __future__ import annotations
 
 import json
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from streamcall.formats._scan import (
+from streamcall.text import (
     ArgsStreamer,
     JsonScan,
     MarkerFinder,
     PartialMarkers,
     decode_json_string,
+    fast,
     partial_marker_len,
 )
 
@@ -48,6 +49,22 @@ def test_marker_finder_finds_the_first_marker_or_holds_a_partial_one(
         assert (end, resume, marker) == (first, first - neg_len, m)
     else:
         assert marker is None and end == resume == len(buf) - reference_partial(buf, marks)
+
+
+@given(buf=st.text(alphabet, max_size=40), marks=markers, data=st.data())
+def test_a_search_resumed_where_the_last_one_ended_finds_what_a_whole_one_finds(
+    buf: str, marks: list[str], data: st.DataObject
+) -> None:
+    """A caller holding its buffer whole passes how far its last search (which found
+    nothing) went; the search then covers only what a marker may still overlap."""
+    finder = MarkerFinder(marks)
+    searched = data.draw(st.integers(0, len(buf)))
+    pos = data.draw(st.integers(0, searched))
+    assume(finder.find(buf[:searched], pos)[2] is None)
+    assert finder.find(buf, pos, searched) == finder.find(buf, pos)
+    assert finder.find_final(buf, pos, searched) == finder.find_final(buf, pos)
+    assert finder.take(buf, pos, True, searched) == finder.find_final(buf, pos)
+    assert finder.take(buf, pos, False, searched) == finder.find(buf, pos)
 
 
 json_strings = st.text(st.characters(codec="utf-8"), max_size=20).map(json.dumps)
@@ -158,13 +175,17 @@ def test_push_more_equals_push(pieces: list[str], close: str, cuts: list[int]) -
     doc = "{" + "".join(pieces) + close
     chunks = testing.chunk_at(doc, cuts)
     results = []
-    for more in (True, False):
+    for more in (True, False, None):  # push_more, push, push_more on its reference path
         streamer = ArgsStreamer()
         tail = ""
         deltas = []
         for chunk in chunks:
             buf = tail + chunk
-            delta, pos = streamer.push_more(buf, 0) if more else streamer.push(buf, 0)
+            if more is None:
+                with fast.reference():
+                    delta, pos = streamer.push_more(buf, 0)
+            else:
+                delta, pos = streamer.push_more(buf, 0) if more else streamer.push(buf, 0)
             deltas.append(delta)
             tail = buf[pos:]
             if streamer.done or streamer.error:
@@ -178,14 +199,13 @@ def test_push_more_equals_push(pieces: list[str], close: str, cuts: list[int]) -
             deltas.append(streamer.close(tail))
         assert "".join(deltas) == streamer.text()
         results.append((streamer.text(), streamer.done, streamer.error))
-    assert results[0] == results[1]
+    assert results[0] == results[1] == results[2]
 
 
 def test_push_more_is_on() -> None:
-    """It measured faster (see ``_MEMBERS_READ_ENABLED``); seed 004 pins it on."""
-    from streamcall.formats import _scan
-
-    assert _scan._MEMBERS_READ_ENABLED is True
+    """It measured faster (docs/performance.md), so it is on by default: a cut member is
+    held whole."""
+    assert fast.FAST is True
     streamer = ArgsStreamer()
     streamer.push("{", 0)
     assert streamer.push_more('"a": 1, "b": tr', 0) == ('"a": 1, ', 8)  # "b" held whole

@@ -1,6 +1,9 @@
-"""The JSON-call engine's direct feed for streaming arguments gives what the general loop
-gives (seed 004's rule: a fast path is kept only if it measures faster, and is proved equal
-to the path it shortcuts)."""
+"""The whole JSON-call engine gives the same events with the text layer's fast reads on
+(the default) and on their reference paths (``streamcall.text.fast.reference``): every
+format built on it, Granite 4's string arguments in any chunking and cut anywhere.
+
+A fast read is kept only if it measures faster (docs/performance.md) and gives what the
+path it shortcuts gives; the primitives have their own equivalence tests (tests/text)."""
 
 from __future__ import annotations
 
@@ -11,10 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall._feedloop import FeedLoop
 from streamcall.events import ToolCallArgs
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats.registry import formats, parser_class
+from streamcall.text import fast
+from streamcall.text.fast import reference
 
 JSON_FORMATS = [n for n in formats() if issubclass(parser_class(n), JsonCallsParser)]
 
@@ -28,38 +32,33 @@ TEXTS = [
 
 
 def general_loop(fmt: str, pieces: list[str]) -> list[testing.Item]:
-    parser = parser_class(fmt)()
-    events = []
-    for piece in pieces:
-        events.extend(FeedLoop.feed(parser, piece))  # the general loop, no shortcut
-    events.extend(parser.finish())
-    return testing.coalesce(events)
+    """The events with every fast read on its reference path."""
+    with reference():
+        return testing.coalesce(testing.run(parser_class(fmt)(), pieces))
 
 
 @pytest.mark.parametrize("text", TEXTS)
 @given(cuts=st.lists(st.integers(1, 200), max_size=30))
-def test_fast_feed_equals_the_general_loop(text: str, cuts: list[int]) -> None:
+def test_the_fast_reads_equal_the_reference_paths(text: str, cuts: list[int]) -> None:
     pieces = testing.chunk_at(text, cuts)
-    fast = testing.coalesce(testing.run(parser_class("hermes")(), pieces))
-    assert fast == general_loop("hermes", pieces)
+    fast_items = testing.coalesce(testing.run(parser_class("hermes")(), pieces))
+    assert fast_items == general_loop("hermes", pieces)
 
 
 @pytest.mark.parametrize("fmt", JSON_FORMATS)
-def test_fast_feed_equals_the_general_loop_for_every_json_format(fmt: str) -> None:
+def test_the_fast_reads_equal_the_reference_paths_for_every_json_format(fmt: str) -> None:
     args = {"k": [1, {"x": "y"}], "n": -1.5, "s": 'a"b'}
     text = "Sure. " + parser_class(fmt).render([("f", args), ("g", {})])
     for size in (1, 3, 7):
         pieces = testing.chunk_every(text, size)
-        fast = testing.coalesce(testing.run(parser_class(fmt)(), pieces))
-        assert fast == general_loop(fmt, pieces)
-        assert next(json.loads(v.arguments) for k, v in fast if k == "call") == args  # type: ignore[union-attr]
+        fast_items = testing.coalesce(testing.run(parser_class(fmt)(), pieces))
+        assert fast_items == general_loop(fmt, pieces)
+        assert next(json.loads(v.arguments) for k, v in fast_items if k == "call") == args  # type: ignore[union-attr]
 
 
 def test_the_nested_string_path_is_on() -> None:
-    """It measured faster (1.78 against 3.25 µs per chunk); seed 004 pins such a path on."""
-    from streamcall.formats import _jsoncalls
-
-    assert _jsoncalls._NESTED_PATH_ENABLED is True
+    """It measured faster (docs/performance.md), so it is on by default."""
+    assert fast.FAST is True
 
 
 # Strings that make the escaped-JSON-string form of Granite 4 hard: quotes, backslashes,
@@ -94,39 +93,31 @@ def test_nested_string_path_equals_the_general_path(
     extra: str,
     cuts: list[int],
 ) -> None:
-    from streamcall.formats import _jsoncalls
-
     text = granite_text(value, inner_ascii, outer_ascii, extra)
     if cuts and cuts[0] % 3 == 0:  # the stream may also end anywhere
         text = text[: cuts[0] % len(text)]
     pieces = testing.chunk_at(text, cuts)
-    fast = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(_jsoncalls, "_NESTED_PATH_ENABLED", False)
-        assert general_loop("granite4", pieces) == fast
+    fast_items = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
+    with reference():
+        assert general_loop("granite4", pieces) == fast_items
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 5, 7])
-def test_nested_string_path_in_small_chunks(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
-    from streamcall.formats import _jsoncalls
-
+def test_nested_string_path_in_small_chunks(size: int) -> None:
     for value in ['<div class="row">Ünï 東京 "q" \\ path</div>\n', "\x01\t/\\u", "😀" * 3]:
         for inner_ascii in (True, False):
             text = granite_text(value, inner_ascii, True, "")
             pieces = testing.chunk_every(text, size)
-            fast = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
-            with monkeypatch.context() as m:
-                m.setattr(_jsoncalls, "_NESTED_PATH_ENABLED", False)
-                assert general_loop("granite4", pieces) == fast
-            call = next(v for k, v in fast if k == "call")
+            fast_items = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
+            with reference():
+                assert general_loop("granite4", pieces) == fast_items
+            call = next(v for k, v in fast_items if k == "call")
             assert json.loads(call.arguments)["s"] == value  # type: ignore[union-attr]
 
 
 def test_the_members_path_is_on() -> None:
-    """It measured faster (about 1.5 against 2.5 µs per chunk on many small keys)."""
-    from streamcall.formats import _jsoncalls
-
-    assert _jsoncalls._MEMBERS_PATH_ENABLED is True
+    """It measured faster (docs/performance.md), so it is on by default."""
+    assert fast.FAST is True
 
 
 # Inner JSON text made of the pieces the members path reads (keys, short strings, numbers,
@@ -176,8 +167,6 @@ def test_members_path_equals_the_general_path(
     """Whatever the inner object holds (an escape the outer string may not hold included),
     however it is chunked or cut, the events are those of the general path (members path
     off, and both shortcuts off)."""
-    from streamcall.formats import _jsoncalls
-
     text = granite_json(inner + close)
     if bad:  # somewhere inside the arguments string
         start = text.index('"arguments": "') + 14
@@ -186,12 +175,10 @@ def test_members_path_equals_the_general_path(
     if cut == 0 and cuts:  # the stream may also end anywhere
         text = text[: cuts[0] * 5 % len(text)]
     pieces = testing.chunk_at(text, cuts)
-    fast = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(_jsoncalls, "_MEMBERS_PATH_ENABLED", False)
-        assert testing.coalesce(testing.run(parser_class("granite4")(), pieces)) == fast
-        m.setattr(_jsoncalls, "_NESTED_PATH_ENABLED", False)
-        assert general_loop("granite4", pieces) == fast
+    fast_items = testing.coalesce(testing.run(parser_class("granite4")(), pieces))
+    with reference():
+        assert testing.coalesce(testing.run(parser_class("granite4")(), pieces)) == fast_items
+        assert general_loop("granite4", pieces) == fast_items
 
 
 def granite_json(inner: str) -> str:
@@ -216,3 +203,37 @@ def test_members_path_holds_a_cut_member_whole_and_briefly(size: int) -> None:
     # every delta of the small members ends a member (or is the '{' or spaces)
     members = [d for d in deltas if '"key_' in d]
     assert members and all(d.rstrip().endswith(",") for d in members[1:-1])
+
+
+# The engine embedded in others (a JSON body among Qwen's XML calls, LFM2's JSON list) and
+# handed the rest of the stream (Mistral's pre-v11 list): the same events either way.
+EMBEDDED = [
+    (
+        "qwen3_coder",
+        'Sure <tool_call>\n{"name": "f", "arguments": {"a": [1, 2.5], "b": "x\\ty"}}\n'
+        "</tool_call>\n<tool_call>\n<function=g>\n<parameter=x>\n1\n</parameter>\n</function>"
+        '\n</tool_call> then <tool_call>\n{"name": "h", "arguments": "{\\"k\\": 1}"}',
+    ),
+    (
+        "lfm2",
+        '<|tool_call_start|>[{"name": "f", "arguments": {"a": 1, "s": "q\\"r"}}, '
+        '{"name": "g", "arguments": {}}]<|tool_call_end|> after',
+    ),
+    (
+        "mistral",
+        'Hi [TOOL_CALLS] [{"name": "f", "arguments": {"a": true, "b": null}}, '
+        '{"name": "g", "arguments": "{\\"c\\": \\"d\\"}"}] bye',
+    ),
+]
+
+
+@pytest.mark.parametrize(("fmt", "text"), EMBEDDED, ids=[f for f, _ in EMBEDDED])
+@given(cuts=st.lists(st.integers(1, 60), max_size=30), end=st.integers(0, 10**6))
+def test_the_embedded_engine_gives_the_reference_paths_events(
+    fmt: str, text: str, cuts: list[int], end: int
+) -> None:
+    if end % 3 == 0:  # the stream may also end anywhere
+        text = text[: end % (len(text) + 1)]
+    pieces = testing.chunk_at(text, cuts)
+    fast_items = testing.coalesce(testing.run(parser_class(fmt)(), pieces))
+    assert general_loop(fmt, pieces) == fast_items

@@ -1,0 +1,76 @@
+"""The text layer: what every parser of model text is built on.
+
+It sits right above ``streamcall.events`` and below every parser (``formats/``,
+``reasoning/``, ``partial/``, ``stream.py``); it imports only ``streamcall.events`` and the
+standard library, and nothing in it knows a format.
+
+- ``loop``: ``FeedLoop``, the feed loop and its rules (a mode table of steps, each
+  returning ``(pos, hold)``);
+- ``markers``: finding markers, holding back a cut one (``MarkerFinder``,
+  ``PartialMarkers``, ``StopMarkers``, ``partial_marker_len``, ``cut_marker``);
+- ``jsonstring``: JSON string bodies decoded as they arrive, quoting, and the patterns;
+- ``jsonscan``: ``JsonScan``, the resumable validating scan of one JSON value;
+- ``args``: the argument streamers built on it;
+- ``fast``: the one switch that sends every fast read to its reference path.
+"""
+
+from __future__ import annotations
+
+from streamcall.text import fast
+from streamcall.text.args import MAX_MEMBER, ArgsStreamer
+from streamcall.text.jsonscan import (
+    KEY_EXPECTED,
+    KEY_OR_CLOSE_EXPECTED,
+    MAX_DEPTH,
+    NUMBER,
+    WS,
+    JsonScan,
+)
+from streamcall.text.jsonstring import (
+    CONTROL,
+    CUT_ESCAPE,
+    HIGH_SURROGATE_TAIL,
+    STRICT_RUN,
+    STRING_RUN,
+    decode_json_string,
+    decode_string_run,
+    json_quote,
+    raw_offset,
+)
+from streamcall.text.loop import FeedLoop, Step, StepFn
+from streamcall.text.markers import (
+    MarkerFinder,
+    PartialMarkers,
+    StopMarkers,
+    cut_marker,
+    partial_marker_len,
+)
+
+__all__ = [
+    "CONTROL",
+    "CUT_ESCAPE",
+    "HIGH_SURROGATE_TAIL",
+    "KEY_EXPECTED",
+    "KEY_OR_CLOSE_EXPECTED",
+    "MAX_DEPTH",
+    "MAX_MEMBER",
+    "NUMBER",
+    "STRICT_RUN",
+    "STRING_RUN",
+    "WS",
+    "ArgsStreamer",
+    "FeedLoop",
+    "JsonScan",
+    "MarkerFinder",
+    "PartialMarkers",
+    "Step",
+    "StepFn",
+    "StopMarkers",
+    "cut_marker",
+    "decode_json_string",
+    "decode_string_run",
+    "fast",
+    "json_quote",
+    "partial_marker_len",
+    "raw_offset",
+]

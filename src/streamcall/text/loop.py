@@ -1,0 +1,124 @@
+"""The feed loop that every text parser (tool calls, reasoning) runs on.
+
+The rules, all of them:
+
+1. **One undecided tail.** Between chunks a parser keeps only ``_tail``, text it has not
+   decided yet (a partial marker, a token that may still grow). ``feed`` joins it to the
+   new chunk; the tail is bounded by the longest such thing, so that costs O(chunk).
+2. **State is the mode and the parser's attributes.** ``self._mode`` (a small int, an
+   ``IntEnum`` in each parser) picks the step that reads next: ``self._steps[self._mode]``,
+   a table the parser builds once, one bound method per mode. Scan state (a JSON scan, a
+   string being decoded) lives in attributes, so a chunk resumes exactly where the last
+   one stopped.
+3. **A step reads and says where it stopped.** ``step(buf, pos, out, final) -> (pos,
+   hold)`` reads ``buf`` from ``pos``, appends the events it decides to ``out``, may change
+   the mode, and returns a plain tuple:
+
+   - ``(pos, False)``: go on from ``pos``, in the mode now set. Such a step has consumed
+     text or changed the mode, so the loop always moves on;
+   - ``(pos, True)``: stop here; ``buf[pos:]`` is undecided and becomes the tail.
+
+   The loop also stops when ``pos`` reaches the end of ``buf``. No other value means
+   anything: a position is never encoded in its sign.
+4. **The end of the stream.** ``finish`` runs the steps once more with ``final=True``:
+   nothing may wait for more text then, so a step decides what it can, and whatever is
+   still held goes to ``_end_of_stream(rest, out)`` (by default: released as ``Text``).
+
+The return is a plain tuple. Measured interleaved in one process (``python -m benchmarks
+steps``), it costs what the old encoding of a hold as ``-(pos + 1)`` cost; a ``NamedTuple``
+costs several times more, and a ``hold`` attribute set by the step saves a few nanoseconds
+per step but splits one answer between the return value and the parser's state
+(``docs/performance.md`` has the figures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
+
+from streamcall.events import Event, Text
+
+__all__ = ["FeedLoop", "Step", "StepFn"]
+
+#: what a step returns: the position it stopped at, and whether to hold ``buf[pos:]``
+Step: TypeAlias = tuple[int, bool]
+#: a step: ``(buf, pos, out, final) -> (pos, hold)``
+StepFn: TypeAlias = Callable[[str, int, list[Event], bool], Step]
+
+
+class FeedLoop:
+    """Base class: ``feed`` text in, events out; ``finish`` ends the stream."""
+
+    #: the current mode: an index into ``_steps``
+    _mode: int = 0
+    #: one step per mode, built by the parser (rule 2). None marks a parser not yet on
+    #: mode tables, whose ``_step`` loops by itself and returns where it stopped; it goes
+    #: when the last such parser is ported (issue 15).
+    _steps: Sequence[StepFn] | None = None
+
+    def __init__(self) -> None:
+        self._tail = ""
+        self._finished = False
+
+    def feed(self, text: str) -> list[Event]:
+        """Consume a chunk of model text; return the events it decides."""
+        out: list[Event] = []
+        if self._finished or not text:
+            return out
+        tail = self._tail
+        buf = tail + text if tail else text
+        n = len(buf)
+        steps = self._steps
+        if steps is None:
+            pos = self._step(buf, 0, out, False)
+        else:
+            pos = 0
+            while pos < n:
+                pos, hold = steps[self._mode](buf, pos, out, False)
+                if hold:
+                    break
+        self._tail = buf[pos:] if pos < n else ""
+        return out
+
+    def finish(self) -> list[Event]:
+        """End of stream: release held-back text and close what is still open."""
+        out: list[Event] = []
+        if self._finished:
+            return out
+        self._finished = True
+        buf, self._tail = self._tail, ""
+        steps = self._steps
+        if steps is None:
+            pos = self._step(buf, 0, out, True)
+        else:
+            pos = 0
+            n = len(buf)
+            while pos < n:
+                pos, hold = steps[self._mode](buf, pos, out, True)
+                if hold:
+                    break
+        self._end_of_stream(buf[pos:], out)
+        return out
+
+    def _read(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """The steps from ``pos`` until one holds or ``buf`` ends; returns where they
+        stopped. For a parser that hands its text to another one (``feed`` and ``finish``
+        run the same loop, written out: a call fewer per chunk)."""
+        steps = self._steps
+        assert steps is not None
+        n = len(buf)
+        while pos < n:
+            pos, hold = steps[self._mode](buf, pos, out, final)
+            if hold:
+                break
+        return pos
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        """The loop of a parser without ``_steps``: consume ``buf`` from ``pos`` as far as
+        it is decided and return where it stopped (everything after is held)."""
+        raise NotImplementedError(f"{type(self).__name__} has neither _steps nor _step")
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        """Called by ``finish`` with whatever the steps left; the default releases it."""
+        if rest:
+            out.append(Text(rest))

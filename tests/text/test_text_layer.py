@@ -1,0 +1,131 @@
+"""The text layer's place and its loop: it imports nothing above it, and ``FeedLoop`` keeps
+its rules (a mode table of steps, ``(pos, hold)``, one bounded tail, ``finish``)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import streamcall
+from streamcall import testing
+from streamcall.events import Event, Text
+from streamcall.text import FeedLoop, MarkerFinder, Step
+
+SRC = Path(streamcall.__file__).parent
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_the_text_layer_imports_only_events_itself_and_the_standard_library() -> None:
+    files = sorted((SRC / "text").glob("*.py"))
+    assert files
+    for path in files:
+        for name in imported_modules(path):
+            if name.startswith("streamcall"):
+                assert name == "streamcall.events" or name.startswith("streamcall.text"), (
+                    f"{path.name} imports {name}"
+                )
+
+
+def test_the_parsers_take_their_scanning_from_the_text_layer() -> None:
+    """The reasoning engine, partial JSON and the stream parser import ``streamcall.text``,
+    not the formats' scanning module."""
+    for path in [
+        SRC / "reasoning" / "_engine.py",
+        SRC / "stream.py",
+        *(SRC / "partial").glob("*.py"),
+    ]:
+        names = imported_modules(path)
+        assert "streamcall.formats._scan" not in names, path
+        assert "streamcall._feedloop" not in names, path
+
+
+class Words(FeedLoop):
+    """A toy parser on the loop: ``<b>...</b>`` is bold; two modes, a marker held back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._open = MarkerFinder(["<b>"])
+        self._close = MarkerFinder(["</b>"])
+        self._steps = (self._text, self._bold)
+
+    def _text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        end, resume, marker = self._open.take(buf, pos, final)
+        if end > pos:
+            out.append(Text(buf[pos:end]))
+        if marker is None:
+            return end, True
+        self._mode = 1
+        return resume, False
+
+    def _bold(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        end, resume, marker = self._close.take(buf, pos, final)
+        if end > pos:
+            out.append(Text(buf[pos:end].upper()))
+        if marker is None:
+            return end, True
+        self._mode = 0
+        return resume, False
+
+
+def reference(text: str) -> str:
+    """What ``Words`` gives, by a regex over the whole text."""
+    out, bold = [], False
+    for piece in re.split("(<b>|</b>)", text):
+        if piece == "<b>" and not bold:
+            bold = True
+        elif piece == "</b>" and bold:
+            bold = False
+        else:
+            out.append(piece.upper() if bold else piece)
+    return "".join(out)
+
+
+@given(
+    st.lists(st.sampled_from(["a", " ", "<", "b", ">", "/", "<b>", "</b>"]), max_size=30).map(
+        "".join
+    ),
+    st.lists(st.integers(1, 40), max_size=10),
+)
+def test_a_parser_on_the_loop_gives_one_result_in_any_chunking(text: str, cuts: list[int]) -> None:
+    whole = testing.coalesce(testing.run(Words(), [text]))
+    assert testing.coalesce(testing.run(Words(), testing.chunk_at(text, cuts))) == whole
+    assert "".join(str(v) for _, v in whole) == reference(text)
+
+
+def test_a_held_suffix_is_the_tail_and_finish_releases_it() -> None:
+    p = Words()
+    assert p.feed("x <") == [Text("x ")]
+    assert p._tail == "<"  # a cut marker: held
+    assert p.feed("b") == []
+    assert p.feed(">bold</") == [Text("BOLD")]
+    assert p.finish() == [Text("</")]  # the default _end_of_stream releases what is held
+    assert p.feed("more") == [] and p.finish() == []
+
+
+class Legacy(FeedLoop):
+    """A parser without a mode table: its ``_step`` loops by itself (the engines not yet
+    ported keep working on the same loop)."""
+
+    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+        end = len(buf) if final else max(pos, len(buf) - 1)
+        if end > pos:
+            out.append(Text(buf[pos:end]))
+        return end
+
+
+def test_a_parser_without_a_mode_table_runs_its_own_step() -> None:
+    assert testing.coalesce(testing.run(Legacy(), ["ab", "c", "d"])) == [("text", "abcd")]
