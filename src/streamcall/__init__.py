@@ -46,6 +46,15 @@ from streamcall.reasoning import (
 )
 from streamcall.reasoning.switches import prompt_opened_for, thinking_requested
 
+# --- reading the checkpoint: Hugging Face response templates -------------------------------
+# isort: split
+from streamcall.response_templates import (
+    ResponseTemplate,
+    load_response_template,
+    parse_response,
+    response_template_for,
+)
+
 # --- syntax layer: partial JSON, and the UI layer -----------------------------------------
 # isort: split
 from streamcall.partial import (
@@ -93,6 +102,7 @@ __all__ = [
     "PartialJSON",
     "Reasoning",
     "ReasoningParser",
+    "ResponseTemplate",
     "SSEDecoder",
     "SSEEncoder",
     "SSEEvent",
@@ -114,15 +124,18 @@ __all__ = [
     "detect",
     "format_for_model",
     "formats",
+    "load_response_template",
     "output_parser",
     "parse_output",
     "parse_partial_json",
+    "parse_response",
     "parse_tool_calls",
     "prompt_opened_for",
     "reasoning_format_for_model",
     "reasoning_formats",
     "reasoning_parser",
     "repair_json",
+    "response_template_for",
     "thinking_requested",
     "tool_parser",
 ]

@@ -582,6 +582,8 @@ def formats_markdown() -> str:
 
 
 def _cmd_formats(args: argparse.Namespace) -> int:
+    if args.response_template is not None:
+        return _response_template(args.response_template)
     if args.markdown:
         _write(formats_markdown())
         return 0
@@ -604,6 +606,19 @@ def _cmd_formats(args: argparse.Namespace) -> int:
         routes = _routes_text(r["routes"], f"--reasoning {r['name']}")
         lines.append(f"  {r['name']:<{width}}  {routes}")
     _write("\n".join(lines) + "\n")
+    return 0
+
+
+def _response_template(name: str) -> int:
+    from streamcall.response_templates.export import UNEXPRESSIBLE, response_template_for
+
+    try:
+        template = response_template_for(name)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+    if template is None:
+        raise CLIError(f"the response-template spec cannot express {name!r}: {UNEXPRESSIBLE[name]}")
+    _write(json.dumps(template, indent=2, ensure_ascii=False) + "\n")
     return 0
 
 
@@ -843,6 +858,11 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--json", action="store_true", help="machine-readable output")
     f.add_argument(
         "--markdown", action="store_true", help="the per-format table of docs/formats.md"
+    )
+    f.add_argument(
+        "--response-template",
+        metavar="NAME",
+        help="print format NAME as a Hugging Face response template (JSON for tokenizer_config.json)",
     )
     f.set_defaults(func=_cmd_formats)
 

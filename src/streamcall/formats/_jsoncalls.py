@@ -334,10 +334,7 @@ class JsonCallsParser(ToolParser):
     # -- inside one call object --------------------------------------------------------------
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
-        if end > pos:  # blanks between a call's tokens: markup, kept in case the call fails
-            self._raw.append(buf[pos:end])
-            pos = end
+        pos = self._blanks(buf, pos)
         if pos == len(buf):
             return pos, True
         c = buf[pos]
@@ -377,10 +374,7 @@ class JsonCallsParser(ToolParser):
         return pos, False
 
     def _read_colon(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
-        if end > pos:  # blanks between a call's tokens: markup, kept in case the call fails
-            self._raw.append(buf[pos:end])
-            pos = end
+        pos = self._blanks(buf, pos)
         if pos == len(buf):
             return pos, True
         if buf[pos] != ":":
@@ -390,10 +384,7 @@ class JsonCallsParser(ToolParser):
         return pos + 1, False
 
     def _read_value(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
-        if end > pos:  # blanks between a call's tokens: markup, kept in case the call fails
-            self._raw.append(buf[pos:end])
-            pos = end
+        pos = self._blanks(buf, pos)
         if pos == len(buf):
             return pos, True
         c = buf[pos]
@@ -498,10 +489,7 @@ class JsonCallsParser(ToolParser):
         return end, False
 
     def _read_after_member(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
-        if end > pos:  # blanks between a call's tokens: markup, kept in case the call fails
-            self._raw.append(buf[pos:end])
-            pos = end
+        pos = self._blanks(buf, pos)
         if pos == len(buf):
             return pos, True
         c = buf[pos]
@@ -515,6 +503,13 @@ class JsonCallsParser(ToolParser):
                 return self._broken(buf, pos + 1, out, degrade_only=True)
             return pos + 1, False
         return self._broken(buf, pos, out)
+
+    def _blanks(self, buf: str, pos: int) -> int:
+        """Blanks between the tokens of a call: markup, kept in case the call fails."""
+        end = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if end > pos:
+            self._raw.append(buf[pos:end])
+        return end
 
     def _cut_string(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         """A key, name or id string at ``buf[pos]`` that does not close here: held while it

@@ -12,7 +12,7 @@ The two argument forms (vLLM #36827):
 
 - an object: streamed verbatim as it arrives;
 - a string holding escaped JSON: decoded incrementally and the decoded object streamed
-  as argument deltas. vLLM's Python parser and the Rust crate of seeds 000/003 emit it
+  as argument deltas. vLLM's Python parser and its Rust parser crate emit it
   only at the closing quote; vLLM double-encoded it (#54964, #35421). A cut ``\\``, a cut
   ``\\uXXXX`` and a surrogate pair split between its halves are held back until whole.
 

@@ -1,4 +1,4 @@
-"""Syntax layer: partial JSON (SPEC.md §4).
+"""Syntax layer: partial JSON (README, "The layers").
 
 ``repair_json`` and ``parse_partial_json`` for one text; ``PartialJSON`` for a stream.
 """

@@ -151,9 +151,8 @@ def _count_in_one_list() -> int:
 
 _ALONE: Final = _count_in_one_list()  # 2 on CPython 3.11 to 3.14
 # An open container is kept between reads from this many entries on: below it, copying it
-# again costs less than keeping it (a read of a 16-entry object: 0.9 us copied, 1.2 us kept;
-# of 256 entries, 1.6 against 1.2; the crossing is at 128 to 256, by shape). Without exact
-# counts, never.
+# again costs less than keeping it (the crossing, measured, is at 128 to 256 entries by
+# shape: docs/performance.md). Without exact counts, never.
 _REUSE_MIN: Final = (
     256 if _ALONE == 2 and getattr(sys, "_is_gil_enabled", lambda: True)() else sys.maxsize
 )
@@ -472,7 +471,7 @@ class PartialJSON:
                 if not i:
                     # The caller holds the last snapshot (to diff frames, say), and will
                     # likely hold the next: copy without keeping for 1, 3, 7 ... 63 reads,
-                    # then try again. Keeping what cannot be reused costs ~1 us a read.
+                    # then try again (keeping what cannot be reused costs a read more).
                     self._skip = self._misses = min(2 * self._misses + 1, _SKIP_MAX)
                 break
             if overwritten and any(o is frame for o in overwritten):

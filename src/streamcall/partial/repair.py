@@ -3,7 +3,7 @@
 # Grammar, modes and what is held back: see incremental.py. This is that scanner run to
 # the end of one text. One forward scan keeps a container stack, an expect-state
 # (value|key|colon|comma) and the end of the last complete token; only the unfinished tail
-# after that point is repaired (SPEC.md §4):
+# after that point is repaired:
 #   R0 empty or whitespace-only input gives {}      R4 a dangling comma is dropped
 #   R1 an unclosed string value is closed with "    R5 a missing value after ':' is null
 #   R2 an unclosed key is closed and given :null    R6 open containers close in stack order
@@ -37,11 +37,10 @@ from streamcall.partial.incremental import PartialJSON, too_deep
 
 __all__ = ["parse_partial_json", "repair_json"]
 
-# The one-shot fast path (seed 004 rule: a test pins it on; another switches it off and
-# requires identical results). A/B in CPU time, 64 KB documents cut at 2/3: see the commit.
+# The one-shot fast path: a test pins it on; another switches it off and requires
+# identical results (docs/performance.md has what it buys).
 _ONESHOT_FAST_ENABLED = True
-# Below this length the scanner alone is faster (per call about 11 us against 8 up to 32
-# characters, even at 33 to 64, 0.6x from 97 to 128: A/B over every cut of the real docs).
+# Below this length the scanner alone is faster (docs/performance.md).
 _ONESHOT_MIN_LEN = 48
 
 

@@ -1,0 +1,37 @@
+"""Hugging Face response templates: read a checkpoint's declared output format.
+
+transformers (5.13 and later) reads a declarative ``response_template`` from a checkpoint's
+``tokenizer_config.json``; its ``parse_response`` turns a model's raw output into the
+assistant message ``{role, content, thinking, tool_calls}``. This package reads the same
+spec (version 1):
+
+- ``spec``: validation, and the compiled, frozen template (``load_response_template``);
+- ``content``: the content parsers and transforms a region's body goes through;
+- ``tooltypes``: tool-call arguments typed by the request's tools;
+- ``oneshot``: ``parse_response``, the drop-in for transformers' one;
+- ``export``: response templates for streamcall's own formats (``response_template_for``).
+
+docs/response-templates.md is the user's guide, with the differences from transformers.
+"""
+
+from __future__ import annotations
+
+from streamcall.response_templates.export import response_template_for
+from streamcall.response_templates.oneshot import parse_response
+from streamcall.response_templates.spec import (
+    Anchor,
+    Field,
+    ResponseTemplate,
+    compile_template,
+    load_response_template,
+)
+
+__all__ = [
+    "Anchor",
+    "Field",
+    "ResponseTemplate",
+    "compile_template",
+    "load_response_template",
+    "parse_response",
+    "response_template_for",
+]

@@ -1,0 +1,621 @@
+r"""Response templates for streamcall's own formats: ``response_template_for(format)``.
+
+A checkpoint that declares a ``response_template`` in its ``tokenizer_config.json`` can be
+read by transformers' ``parse_response``, vLLM's ``hf`` parser and streamcall alike. This
+module writes one for each built-in tool-call format the spec can express, so that the
+ecosystem can use them. Each gives the message ``{"role": "assistant", "content": ...,
+"tool_calls": [{"type": "function", "function": {"name", "arguments"}}]}`` that streamcall's
+own parser gives for the format's output (``parse_tool_calls``, mapped to that dict), as
+tests/response_templates/test_rt_export.py proves on the format's outputs and its test
+strings, with transformers' ``parse_response`` and with streamcall's.
+
+How the formats are expressed (the shapes shared by many):
+
+- The text outside calls is the implicit ``content`` field, ``repeats`` with ``join: ""``
+  and ``strip: false``: every piece of it, verbatim and in order (a field that does not
+  repeat would keep only its last piece).
+- A call's closer also takes the whitespace after it when another call or the end of the
+  output follows (``END(?:\s*(?=START)|\s*\Z)?``): streamcall drops the whitespace between
+  calls and after the last one, and keeps whitespace before text.
+- The markers around a group of calls (``<|tool_calls_section_begin|>``) are the content
+  field's closer: closing the content there drops them, and the calls inside open their
+  own regions.
+- A format with no closer after a call's JSON (``[TOOL_CALLS]name[ARGS]{...}``) closes it
+  just after a ``}`` that no other brace follows before the next call or the end; one
+  whose calls are a list with no closer, after the last ``]``.
+- Arguments written as XML-like tags are ``xml-inline`` with text values, typed by the
+  request's tools as transformers types them (a string parameter keeps ``"3"``, an integer
+  one gets ``3``); streamcall types them the same way.
+
+``UNEXPRESSIBLE`` says, for the other formats, why the spec cannot express them.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["EXPORTED", "UNEXPRESSIBLE", "Exported", "response_template_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """A format's response template, the markers that start its calls, and what of the
+    format's syntax the template does not read as streamcall does."""
+
+    template: Mapping[str, Any]
+    markers: tuple[str, ...]
+    limits: str = ""
+
+
+def _esc(literal: str) -> str:
+    return re.escape(literal)
+
+
+_CONTENT: dict[str, Any] = {"repeats": True, "join": "", "content_args": {"strip": False}}
+_BY_CONTENT = {
+    "type": "function",
+    "function": {"name": "{content.name}", "arguments": "{content.arguments}"},
+}
+_BY_NAME = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
+_EACH = {"type": "function", "function": {"name": "{name}", "arguments": "{arguments}"}}
+_TEXT_VALUES = {"name": "text", "args": {"strip": False}}
+
+
+def _template(
+    start: str | list[str], calls: dict[str, Any], content: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {
+        "defaults": {"role": "assistant"},
+        "start_anchor": start,
+        "fields": {"content": {**_CONTENT, **(content or {})}, "tool_calls": calls},
+    }
+
+
+def _then_ws(closer: str, next_call: str) -> str:
+    """``closer``, and the whitespace after it when another call or the end follows."""
+    return f"{closer}(?:\\s*(?=(?:{next_call}))|\\s*\\Z)?"
+
+
+def _section(begin: tuple[str, ...], end: str, *, regex: bool = False) -> dict[str, Any]:
+    """The content field's closer that drops a group's markers (literals, or with
+    ``regex`` patterns)."""
+    quote = (lambda s: s) if regex else _esc
+    opens = "|".join(quote(b) for b in begin)
+    return {"close_pattern": f"(?:{opens})\\s*|\\s*{quote(end)}(?:\\s*\\Z)?"}
+
+
+def _after_object(next_call: str) -> str:
+    """Just after a ``}`` with no brace before the next call or the end (zero-width),
+    and the whitespace after it when another call or the end follows."""
+    return f"(?<=\\}})(?=[^{{}}]*?(?:{next_call}|\\Z))(?:\\s*(?=(?:{next_call}))|\\s*\\Z)?"
+
+
+def _after_last(char: str) -> str:
+    """Just after the last ``char`` of the output (zero-width), with the whitespace after
+    it when nothing else follows."""
+    return f"(?<={_esc(char)})(?![\\s\\S]*{_esc(char)})(?:\\s*\\Z)?"
+
+
+def _json_tagged(
+    start: str, opener: str, closer: str, args: str = "arguments", opener_pattern: str | None = None
+) -> Exported:
+    """``OPEN {"name": ..., "<args>": {...}} CLOSE``, repeated (``opener_pattern``: a
+    pattern for the opener instead of the literal)."""
+    transform = {
+        "type": "function",
+        "function": {"name": "{content.name}", "arguments": f"{{content.{args}}}"},
+    }
+    starts = opener_pattern or _esc(opener)
+    calls = {
+        "open_pattern": starts,
+        "close_pattern": _then_ws(_esc(closer), starts),
+        "repeats": True,
+        "content": "json",
+        "transform": transform,
+    }
+    return Exported(
+        _template(start, calls),
+        (opener,),
+        f"Reads `{opener}` JSON `{closer}` with the name first and `{args}` as an object; "
+        "arguments written as a JSON string stay that string, and other key names, several "
+        "objects in one block, or an object whose JSON does not parse raise instead of "
+        "becoming text.",
+    )
+
+
+def _json_list(
+    start: str, opener: str, closer: str | None, name: str = "name", args: str = "arguments"
+) -> Exported:
+    """``OPEN [{"name": ..., "arguments": {...}}, ...] CLOSE?``: one list of calls."""
+    calls: dict[str, Any] = {
+        "open": opener,
+        "close_pattern": f"{_esc(closer)}(?:\\s*\\Z)?" if closer else _after_last("]"),
+        "content": "json",
+        "transform_each": True,
+        "transform": {
+            "type": "function",
+            "function": {"name": f"{{{name}}}", "arguments": f"{{{args}}}"},
+        },
+    }
+    where = f"up to `{closer}`" if closer else "up to the last `]` of the output"
+    return Exported(
+        _template(start, calls),
+        (opener,),
+        f"Reads one list of calls after `{opener}`, {where}; a second list replaces the "
+        "first (the field does not repeat: each list is already a list of calls).",
+    )
+
+
+def _tagged_params(
+    start: str,
+    call_open: str,
+    call_close: str,
+    next_call: str,
+    param: str,
+    section: tuple[tuple[str, ...], str] | None = None,
+    markers: tuple[str, ...] = (),
+    section_regex: bool = False,
+) -> Exported:
+    """Calls whose arguments are tags (``<parameter=KEY>VALUE</parameter>``), values as
+    text (one newline after the opening tag and before the closing one dropped)."""
+    calls: dict[str, Any] = {
+        "open_pattern": call_open,
+        "close_pattern": _then_ws(call_close, next_call),
+        "repeats": True,
+        "content": "xml-inline",
+        "content_args": {"tag_pattern": param, "value_parser": _TEXT_VALUES},
+        "transform": _BY_NAME,
+    }
+    content = _section(*section, regex=section_regex) if section is not None else None
+    return Exported(
+        _template(start, calls, content),
+        markers,
+        "Values are typed by the request's tools; without them (or for a parameter they do "
+        "not declare) every value stays a string, where streamcall reads numbers, "
+        "true/false/null and JSON containers as JSON. A value whose closing tag is missing "
+        "runs to the next closing tag.",
+    )
+
+
+def _calls_list(start: str, opener: str, closer: str) -> Exported:
+    """``OPEN [name(k=v, ...), ...] CLOSE``: a Python-style list of calls."""
+    calls = {
+        "open": opener,
+        "close_pattern": f"{_esc(closer)}(?:\\s*\\Z)?",
+        "content": "python-call-list",
+        "transform_each": True,
+        "transform": _EACH,
+    }
+    return Exported(
+        _template(start, calls),
+        (opener,),
+        "The list must keep python-call-list's strict grammar (keyword arguments only, "
+        "integers within 2^53, no trailing commas); streamcall also reads Python literals "
+        "beyond it. A second list replaces the first.",
+    )
+
+
+_QWEN = "<|im_start|>assistant\n"
+_LLAMA3 = "<|start_header_id|>assistant<|end_header_id|>\n\n"
+_LLAMA4 = "<|header_start|>assistant<|header_end|>\n\n"
+_DEEPSEEK = "<｜Assistant｜>"
+_QWEN_PARAM = r"<parameter=(?P<key>[^>\n]+)>\n?(?P<value>.*?)\n?</parameter>"
+_NAMED_PARAM = r'<parameter name="(?P<key>[^"\n]+)">\n?(?P<value>.*?)\n?</parameter>'
+_GLM_PARAM = r"<arg_key>(?P<key>.*?)</arg_key>\s*<arg_value>\n?(?P<value>.*?)\n?</arg_value>"
+_MINIMAX_NS = "]<]minimax[>["
+_HARMONY_START = r"(?:<\|start\|>assistant)?"
+_HARMONY_CALL = _HARMONY_START + r"<\|channel\|>commentary to=functions\."
+
+
+def _qwen_xml(start: str, block: str = "tool_call") -> Exported:
+    return _tagged_params(
+        start,
+        f"<{block}>\\s*<function=(?P<name>[^>\\n]+)>",
+        f"</function>\\s*</{block}>",
+        _esc(f"<{block}>"),
+        _QWEN_PARAM,
+        markers=(f"<{block}>",),
+    )
+
+
+def _glm(start: str) -> Exported:
+    return _tagged_params(
+        start,
+        r"<tool_call>(?P<name>[^<\n]+)\n?",
+        "</tool_call>",
+        _esc("<tool_call>"),
+        _GLM_PARAM,
+        markers=("<tool_call>",),
+    )
+
+
+# Tencent HY's structural tokens may carry a per-checkpoint suffix (``<tool_call:xyz>``).
+_HY = "(?::[^>\\s]+)?>"
+
+
+def _hy(header_end: str) -> Exported:
+    def tag(name: str) -> str:
+        return f"<{name}{_HY}"
+
+    param = (
+        f"{tag('arg_key')}(?P<key>.*?){tag('/arg_key')}\\s*{tag('arg_value')}\\n?(?P<value>.*?)\\n?"
+        f"{tag('/arg_value')}"
+    )
+    return _tagged_params(
+        "<｜hy_Assistant｜>",
+        f"{tag('tool_call')}(?P<name>[^<\\n]+?){header_end}",
+        tag("/tool_call"),
+        tag("tool_call"),
+        param,
+        section=((tag("tool_calls"),), tag("/tool_calls")),
+        markers=("<tool_calls", "<tool_call"),
+        section_regex=True,
+    )
+
+
+def _dsml(prefix: str, block: str) -> Exported:
+    opener, closer = _esc(prefix), _esc("</" + prefix[1:])
+    return _tagged_params(
+        _DEEPSEEK,
+        opener + r'invoke name="(?P<name>[^"\n]+)">',
+        closer + "invoke>",
+        opener + "invoke",
+        opener
+        + r'parameter name="(?P<key>[^"\n]+)" string="(?:true|false)">\n?(?P<value>.*?)\n?'
+        + closer
+        + "parameter>",
+        section=((prefix + block + ">",), "</" + prefix[1:] + block + ">"),
+        markers=(prefix + block + ">", prefix + "invoke"),
+    )
+
+
+def _header_json(
+    start: str,
+    section: tuple[tuple[str, ...], str],
+    call_open: str,
+    call_close: str,
+    markers: tuple[str, ...],
+) -> Exported:
+    """Calls in a section, each a header naming the function and a JSON object."""
+    calls = {
+        "open_pattern": call_open,
+        "close_pattern": call_close + "\\s*",
+        "repeats": True,
+        "content": "json",
+        "transform": _BY_NAME,
+    }
+    return Exported(
+        _template(start, calls, _section(*section)),
+        markers,
+        "Arguments must be a JSON object; a call cut off, or arguments that do not parse, "
+        "raise instead of becoming text.",
+    )
+
+
+def _json_after_marker(
+    start: str, call_open: str, next_call: str, *, by_name: bool, markers: tuple[str, ...]
+) -> Exported:
+    """``MARKER {...}`` repeated with no closer: each call ends after its object."""
+    calls = {
+        "open_pattern": call_open,
+        "close_pattern": _after_object(next_call),
+        "repeats": True,
+        "content": "json",
+        "transform": _BY_NAME if by_name else _BY_CONTENT,
+    }
+    return Exported(
+        _template(start, calls),
+        markers,
+        "A call ends after its JSON object; text after the last call must hold no `{` or "
+        "`}` (the template finds the object's end as the last brace before the next call "
+        "or the end).",
+    )
+
+
+def _bare_json(
+    start: str, args: str, lead: str = "", markers: tuple[str, ...] = ('{"name"',)
+) -> Exported:
+    """``{"name": ..., "<args>": {...}}`` in text, calls separated by ``;``."""
+    opener = lead + '\\{\\s*"name"\\s*:\\s*"(?P<name>[^"\\\\]+)"\\s*,\\s*"' + args + '"\\s*:\\s*'
+    calls = {
+        "open_pattern": opener,
+        "close_pattern": r"\s*\}(?:\s*;\s*(?=\{)|(?=[^{}]*\Z)(?:\s*\Z)?)",
+        "repeats": True,
+        "content": "json",
+        "transform": _BY_NAME,
+    }
+    return Exported(
+        _template(start, calls),
+        markers,
+        f'Reads `{{"name": "...", "{args}": {{...}}}}` with the keys in that order (streamcall '
+        "takes them in any order); a call ends at the `}` before a `;` and another call, or "
+        "at the last brace of the output.",
+    )
+
+
+_COHERE = _json_list(
+    "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+    "<|START_ACTION|>",
+    "<|END_ACTION|>",
+    name="tool_name",
+    args="parameters",
+)
+
+EXPORTED: dict[str, Exported] = {
+    "hermes": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
+    "qwen3_json": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
+    "ernie45": _json_tagged("Assistant:", "<tool_call>", "</tool_call>"),
+    "longcat": _json_tagged("[Round 0] ASSISTANT:", "<longcat_tool_call>", "</longcat_tool_call>"),
+    "internlm": _json_tagged(
+        _QWEN,
+        "<|action_start|><|plugin|>",
+        "<|action_end|>",
+        args="parameters",
+        opener_pattern=r"<\|action_start\|>\s*<\|plugin\|>",
+    ),
+    "jamba": _json_list("<|start_of_role|>assistant", "<tool_calls>", "</tool_calls>"),
+    "hunyuan_a13b": _json_list("<|extra_0|>", "<tool_calls>", "</tool_calls>"),
+    "cohere_command3": _COHERE,
+    "cohere_command4": _COHERE,
+    "granite": _json_list("<|start_of_role|>assistant<|end_of_role|>", "<|tool_call|>", None),
+    "phi4_mini_json": _json_list("<|assistant|>", "functools", None),
+    "gigachat3": _json_after_marker(
+        "assistant<|role_sep|>\n",
+        _esc("<|function_call|>"),
+        _esc("<|function_call|>"),
+        by_name=False,
+        markers=("<|function_call|>",),
+    ),
+    "granite-20b-fc": _json_after_marker(
+        "<|assistant|>\n",
+        r"<function_call>\s*",
+        _esc("<function_call>"),
+        by_name=False,
+        markers=("<function_call>",),
+    ),
+    "mistral": _json_after_marker(
+        "[/INST]",
+        r"\[TOOL_CALLS\](?P<name>[^\[\]]+?)\[ARGS\]",
+        _esc("[TOOL_CALLS]"),
+        by_name=True,
+        markers=("[TOOL_CALLS]",),
+    ),
+    "llama3_json": _bare_json(_LLAMA3, "parameters"),
+    "llama4_json": _bare_json(
+        _LLAMA4, "arguments", r"(?:<\|python_tag\|>)?", ("<|python_tag|>", '{"name"')
+    ),
+    "kimi_k2": _header_json(
+        "<|im_assistant|>assistant<|im_middle|>",
+        (
+            ("<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"),
+            "<|tool_calls_section_end|>",
+        ),
+        r"<\|tool_call_begin\|>\s*(?:functions\.)?(?P<name>[^\s:<]+)(?::\d+)?\s*<\|tool_call_argument_begin\|>",
+        r"<\|tool_call_end\|>",
+        ("<|tool_calls_section_begin|>", "<|tool_call_begin|>"),
+    ),
+    "deepseek_v3": _header_json(
+        _DEEPSEEK,
+        (("<｜tool▁calls▁begin｜>",), "<｜tool▁calls▁end｜>"),
+        r"<｜tool▁call▁begin｜>function<｜tool▁sep｜>(?P<name>[^\n]+)\n(?:```json\n)?",
+        r"(?:\n```)?<｜tool▁call▁end｜>",
+        ("<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"),
+    ),
+    "deepseek_v31": _header_json(
+        _DEEPSEEK,
+        (("<｜tool▁calls▁begin｜>",), "<｜tool▁calls▁end｜>"),
+        r"<｜tool▁call▁begin｜>(?P<name>[^<]+?)<｜tool▁sep｜>",
+        r"<｜tool▁call▁end｜>",
+        ("<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"),
+    ),
+    "openai": Exported(
+        {
+            "defaults": {"role": "assistant"},
+            "start_anchor": "<|start|>assistant",
+            "fields": {
+                "content": {
+                    **_CONTENT,
+                    # the headers and terminators of final and commentary messages
+                    "close_pattern": _HARMONY_START
+                    + r"<\|channel\|>(?:final|commentary)<\|message\|>|<\|end\|>|<\|return\|>",
+                },
+                "thinking": {
+                    **_CONTENT,
+                    "open_pattern": _HARMONY_START + r"<\|channel\|>analysis<\|message\|>",
+                    "close_pattern": r"<\|end\|>",
+                },
+                "tool_calls": {
+                    "open_pattern": _HARMONY_CALL
+                    + r"(?P<name>[^\s<]+)\s*(?:<\|constrain\|>json)?<\|message\|>",
+                    "close_pattern": _then_ws(r"<\|call\|>", _HARMONY_CALL),
+                    "repeats": True,
+                    "content": "json",
+                    "transform": _BY_NAME,
+                },
+            },
+        },
+        ("<|channel|>commentary to=",),
+        "Reads messages with their header in the canonical order (channel, recipient, "
+        "constraint): the analysis channel is `thinking`, final and commentary messages "
+        "are content, and commentary messages to `functions.NAME` are calls.",
+    ),
+    "gemma4": Exported(
+        _template(
+            ["<|turn>model\n", "<tool_response|>"],
+            {
+                "open_pattern": r"<\|tool_call>call:(?P<name>[\w.-]+)",
+                "close_pattern": _then_ws(_esc("<tool_call|>"), _esc("<|tool_call>")),
+                "repeats": True,
+                "content": "json",
+                "content_args": {"unquoted_keys": True, "string_delims": [['<|"|>', '<|"|>']]},
+                "transform": _BY_NAME,
+            },
+        ),
+        ("<|tool_call>",),
+        'Arguments must become JSON once keys are quoted and `<|"|>` strings replaced.',
+    ),
+    "functiongemma": Exported(
+        _template(
+            "<start_of_turn>model\n",
+            {
+                "open_pattern": r"<start_function_call>call:(?P<name>[\w.-]+)",
+                "close_pattern": _then_ws(
+                    _esc("<end_function_call>"), _esc("<start_function_call>")
+                ),
+                "repeats": True,
+                "content": "json",
+                "content_args": {
+                    "unquoted_keys": True,
+                    "string_delims": [["<escape>", "<escape>"]],
+                },
+                "transform": _BY_NAME,
+            },
+        ),
+        ("<start_function_call>",),
+        "Arguments must become JSON once keys are quoted and `<escape>` strings replaced.",
+    ),
+    "qwen3_coder": _qwen_xml(_QWEN),
+    "qwen3_xml": _qwen_xml(_QWEN),
+    "mimo": _qwen_xml(_QWEN),
+    "seed_oss": _qwen_xml("<seed:bos>assistant\n", "seed:tool_call"),
+    "step3p5": _tagged_params(
+        "<|im_start|>assistant\n",
+        r'<tool_call>\s*<function name="(?P<name>[^"\n]+)">',
+        r"</function>\s*</tool_call>",
+        _esc("<tool_call>"),
+        _NAMED_PARAM,
+        markers=("<tool_call>",),
+    ),
+    "glm45": _glm("<|assistant|>"),
+    "glm47": _glm("<|assistant|>"),
+    "poolside_v1": _glm("<assistant>\n"),
+    "hy_v3": _hy("<tool_sep" + _HY),
+    "hy_v4": _hy("(?=<arg_key|</tool_call)"),
+    "minimax_m2": _tagged_params(
+        "]~b]ai\n",
+        r'<invoke name="(?P<name>[^"\n]+)">',
+        "</invoke>",
+        _esc("<invoke"),
+        _NAMED_PARAM,
+        section=(("<minimax:tool_call>",), "</minimax:tool_call>"),
+        markers=("<minimax:tool_call>", "<invoke"),
+    ),
+    "minimax_m3": _tagged_params(
+        "]~b]ai\n",
+        _esc(_MINIMAX_NS) + r'<invoke name="(?P<name>[^"\n]+)">',
+        _esc(_MINIMAX_NS) + "</invoke>",
+        _esc(_MINIMAX_NS + "<invoke"),
+        _esc(_MINIMAX_NS)
+        + r"<(?P<key>[^>/\n]+)>\n?(?P<value>.*?)\n?"
+        + _esc(_MINIMAX_NS)
+        + r"</(?P=key)>",
+        section=((_MINIMAX_NS + "<tool_call>",), _MINIMAX_NS + "</tool_call>"),
+        markers=(_MINIMAX_NS + "<tool_call>", _MINIMAX_NS + "<invoke"),
+    ),
+    "minicpm5": _tagged_params(
+        _QWEN,
+        r'<function name="(?P<name>[^"\n]+)">',
+        "</function>",
+        _esc("<function name="),
+        r'<param name="(?P<key>[^"\n]+)">\n?(?P<value>.*?)\n?</param>',
+        markers=("<function name=",),
+    ),
+    "step3": _tagged_params(
+        "<|BOT|>assistant\n",
+        r'<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="(?P<name>[^"\n]+)">',
+        r"</steptml:invoke><｜tool_call_end｜>",
+        _esc("<｜tool_call_begin｜>"),
+        r'<steptml:parameter name="(?P<key>[^"\n]+)">(?P<value>.*?)</steptml:parameter>',
+        section=(("<｜tool_calls_begin｜>",), "<｜tool_calls_end｜>"),
+        markers=("<｜tool_calls_begin｜>", "<｜tool_call_begin｜>"),
+    ),
+    "deepseek_v32": _dsml("<｜DSML｜", "function_calls"),
+    "deepseek_v4": _dsml("<｜DSML｜", "tool_calls"),
+    "deepseek_v41": _dsml("<｜DSML｜ ", "calls"),
+    "llama4_pythonic": _calls_list(_LLAMA4, "<|python_start|>", "<|python_end|>"),
+    "lfm2": _calls_list(_QWEN, "<|tool_call_start|>", "<|tool_call_end|>"),
+    "pythonic": Exported(
+        _template(
+            _LLAMA3,
+            {
+                "open_pattern": r"\A[ \t\r\n]*(?=\[)",
+                "close_pattern": r"(?<=\)\])(?:\s*\Z)?",
+                "content": "python-call-list",
+                "transform_each": True,
+                "transform": _EACH,
+            },
+        ),
+        ("[",),
+        "The list must open the output and end at its first `)]`; whitespace before it is "
+        "dropped (streamcall keeps it as text), and python-call-list's strict grammar "
+        "applies.",
+    ),
+    "xlam": Exported(
+        _template(
+            "<|im_start|>assistant\n",
+            {
+                "open_pattern": r"```json\s*|<tool_call>",
+                "close_pattern": r"\s*(?:```|</tool_call>)(?:\s*\Z)?",
+                "content": "json",
+                "transform_each": True,
+                "transform": _EACH,
+            },
+        ),
+        ("```json", "<tool_call>"),
+        "Reads a list of calls in a ```json fence or <tool_call> tags; a bare list at the "
+        "start of the output (which streamcall also reads) stays text.",
+    ),
+    "minimax": Exported(
+        _template(
+            "<beginning_of_sentence>ai name=assistant\n",
+            {
+                "open_pattern": r"(?<=<tool_calls>\n)(?=\{)|(?<=\}\n)(?=\{)",
+                "close_pattern": r"(?<=\})\n(?=\{)|(?<=\})(?=\n?</tool_calls>)",
+                "repeats": True,
+                "content": "json",
+                "transform": _BY_CONTENT,
+            },
+            {"close_pattern": r"<tool_calls>\n|\n?</tool_calls>(?:\s*\Z)?"},
+        ),
+        ("<tool_calls>",),
+        "Reads one JSON object a line between `<tool_calls>\\n` and `</tool_calls>`; other "
+        "layouts of the block raise or stay text.",
+    ),
+}
+
+UNEXPRESSIBLE: dict[str, str] = {
+    "apertus": (
+        'Each call is `{"NAME": {arguments}}`: the function name is a JSON key, and a '
+        "transform can only place values, never read a key."
+    ),
+    "granite4": (
+        'The arguments are a JSON string holding the object (`"arguments": "{\\"city\\": '
+        '...}"`): no content parser decodes a string inside a parsed value, so the template '
+        "would give the string, where streamcall gives the object."
+    ),
+    "olmo3": (
+        "The calls are Python calls one a line (`f(a=1)\\ng()`), not a list: python-call-list "
+        "reads only `[...]`, and a region holds one value, so there is no way to read the "
+        "lines as calls."
+    ),
+}
+
+
+def response_template_for(format: str) -> dict[str, Any] | None:
+    """A response template for a built-in tool-call format, or None when the spec cannot
+    express it (``UNEXPRESSIBLE`` says why). A fresh dict, ready to be the
+    ``response_template`` of a ``tokenizer_config.json``. Unknown names raise
+    ``ValueError``, as ``tool_parser`` does."""
+    from streamcall.formats.registry import parser_class
+
+    parser_class(format)  # an unknown name raises, naming the known ones
+    exported = EXPORTED.get(format)
+    if exported is None:
+        if format in UNEXPRESSIBLE:
+            return None
+        raise LookupError(f"format {format!r} has neither a response template nor a reason why not")
+    return copy.deepcopy(dict(exported.template))
