@@ -22,54 +22,77 @@ the ``calls_begin`` token). With ``HEADER_BRACE`` a ``{`` also ends the header (
 starts the arguments): Mistral's ``[ARGS]`` and DeepSeek V3's fence are special tokens
 that a detokenizer may have skipped.
 
-Modes: TEXT -> HEADER -> ARGS -> AFTER (between calls) -> HEADER ... -> TEXT.
+Modes (``Mode``) and what each step reads::
+
+    mode    reads                                   next      emits
+    TEXT    text up to a section opener             HEADER    Text
+                                                    AFTER     (a SECTION_START where a
+                                                               CALL_START must come first)
+    HEADER  the header, up to HEADER_END            OPEN
+            ... up to a '{' (HEADER_BRACE)          ARGS      ToolCallStart
+            a malformed header, or another marker   TEXT      Text (the markup so far)
+    OPEN    blanks, then '{'                        ARGS      ToolCallStart
+            anything else                           TEXT      Text (the markup so far)
+    ARGS    the object, verbatim                    AFTER     ToolCallArgs; ToolCallEnd
+                                                              (no CALL_END in the grammar)
+            ... cut by a STOP marker, or broken     AFTER     ToolCallEnd incomplete
+    AFTER   blanks, ARGS_SUFFIX, CALL_END           AFTER     ToolCallEnd (the closed call)
+            CALL_START, a repeated SECTION_START    HEADER    ToolCallEnd incomplete (idem)
+            SECTION_END                             TEXT      ToolCallEnd (idem)
+            anything else                           TEXT      ToolCallEnd incomplete; Text
 
 The call starts (``ToolCallStart``) when the header is complete and the arguments show
 their ``{``; the arguments are streamed verbatim from there. With a CALL_END in the
 grammar the call is complete only when that closer (or SECTION_END) comes after its
 arguments; another call's start, junk or the end of the stream first end it
-``incomplete``. Without one (Mistral v11) the arguments' end is the call's. The special tokens in
-``STOP`` (end-of-call and section markers) cannot occur inside arguments, so they are
-looked for there too: an argument object cut by one ends ``incomplete`` and parsing goes
-on with the marker (vLLM's Kimi K2 suite keeps a call whose JSON was cut short).
+``incomplete``. Without one (Mistral v11) the arguments' end is the call's. The special
+tokens in ``STOP`` (end-of-call and section markers) cannot occur inside arguments, so
+they are looked for there too (``ArgsStreamer.push_until``, whose fast read answers a
+buffer in which no stop marker can begin with one ``str.find`` of their common lead): an
+argument object cut by one ends ``incomplete`` and parsing goes on with the marker
+(vLLM's Kimi K2 suite keeps a call whose JSON was cut short).
 
 What it holds back: a partial marker at the end of the buffer (every mode), a token of
-the arguments that may still grow, and in ``feed``'s shortcut a small member of the
-arguments cut by the chunk, whole (at most 64 characters: ``ArgsStreamer.push_more``). The header itself is kept in state, bounded by
-``MAX_HEADER``; past that, or when a marker interrupts it, the header is malformed and
-the markup consumed since the last complete call is released as text. Whitespace
-between calls in a section is markup; anything else there ends the section and is
-text. At end of stream a call whose header was complete is reported (arguments closed,
-``incomplete``); an unfinished header is text.
+the arguments that may still grow, and a small member of the arguments cut by the chunk,
+whole (at most 64 characters: ``ArgsStreamer.push_more``). The header itself is kept in
+state (``_header_parts``, and in ``_raw`` as markup), bounded by ``MAX_HEADER``; past
+that, or when a marker interrupts it, the header is malformed and the markup consumed
+since the last complete call is released as text. Whitespace between calls in a section
+is markup; anything else there ends the section and is text. At end of stream a call
+whose header was complete is reported (arguments closed, ``incomplete``); an unfinished
+header is text.
 
 Model-made call ids are used as they are, made unique within the stream if the model
-repeats one (``id~2``).
-
-Most chunks of a long call fall inside its arguments. ``feed`` hands such a chunk to the
-argument scanner directly when no stop marker can begin in it (every stop marker starts
-with the same one or two characters, so that is one ``in`` test), skipping the marker
-search and the mode dispatch; whole small members are then read with one regex
-(``ArgsStreamer.push_more``). Tests prove it equal to the general loop and pin it on (it
-measured faster: docs/performance.md).
+repeats one (``id~2``: ``ToolParser._start_call``).
 """
 
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 from typing import ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats._base import ToolParser, Tools, UniqueIds
-from streamcall.formats._scan import ArgsStreamer, MarkerFinder, PartialMarkers
+from streamcall.formats._base import ToolParser, Tools
+from streamcall.text import WS, ArgsStreamer, MarkerFinder, PartialMarkers, Step, StopMarkers
 
-__all__ = ["HANDOFF", "HeaderJsonParser"]
+__all__ = ["HeaderJsonParser", "Mode"]
 
-_WS = re.compile(r"[ \t\n\r]*")
 _NAME = re.compile(r"\w[\w.:\-/]*")
 
-_TEXT, _HEADER, _OPEN, _ARGS, _AFTER = 0, 1, 2, 3, 4
-#: a subclass took the rest of the stream over (``_step`` returns at once)
-HANDOFF = 5
+
+class Mode(IntEnum):
+    """Where the engine is (the table in the module header)."""
+
+    TEXT = 0
+    HEADER = 1
+    OPEN = 2  # the header is complete: the arguments' '{' is due
+    ARGS = 3
+    AFTER = 4  # between calls of a section
+
+
+# The modes as plain ints, for the steps' comparisons (as in ``_jsoncalls``).
+TEXT, HEADER, OPEN, ARGS, AFTER = map(int, Mode)
 
 
 class HeaderJsonParser(ToolParser):
@@ -103,15 +126,7 @@ class HeaderJsonParser(ToolParser):
         self._header_finder = MarkerFinder(ends + tuple(m for m in interrupts if m not in ends))
         self._header_ends = frozenset(ends)
         stop = cls.STOP if cls.STOP is not None else interrupts
-        self._stop_finder = MarkerFinder(stop) if stop else None
-        # ``feed``'s shortcut needs a lead that every stop marker starts with; without one
-        # it is off (``_fast_mode`` is then a mode that never occurs).
-        lead = min(stop, key=len)[:2] if stop else ""
-        while lead and not all(m.startswith(lead) for m in stop):
-            lead = lead[:-1]
-        self._fast_mode = _ARGS if lead else -1
-        self._stop_lead = lead
-        self._stop_first = lead[:1]
+        self._stops = StopMarkers(stop) if stop else None
         # what may come between calls, in the order it is tried
         between: list[str] = []
         for m in (cls.ARGS_SUFFIX, cls.CALL_END, cls.CALL_START, cls.SECTION_END):
@@ -121,12 +136,10 @@ class HeaderJsonParser(ToolParser):
             between.extend(cls.SECTION_START)
         self._between_markers = tuple(between)
         self._between_partial = PartialMarkers(between)
-        self._mode = _TEXT
-        self._raw: list[str] = []  # markup since the last complete call: text if it fails
+        self._mode = TEXT
         self._header_parts: list[str] = []
         self._header_len = 0
         self._section_calls = 0
-        self._unique_ids = UniqueIds()
         self._name = ""
         self._call_id: str | None = None
         self._index = -1
@@ -134,6 +147,13 @@ class HeaderJsonParser(ToolParser):
         # With CALL_END: a call whose arguments closed, waiting for its closer
         # (index, arguments)
         self._closed_call: tuple[int, str] | None = None
+        self._steps = (
+            self._read_text,
+            self._read_header,
+            self._read_open,
+            self._read_args,
+            self._read_between,
+        )
 
     # -- for configurations ----------------------------------------------------------------
 
@@ -142,207 +162,143 @@ class HeaderJsonParser(ToolParser):
         name = text.strip()
         return (name, None) if _NAME.fullmatch(name) else None
 
-    # -- the loop --------------------------------------------------------------------------
+    # -- the steps -------------------------------------------------------------------------
 
-    def feed(self, text: str) -> list[Event]:
-        """``FeedLoop.feed``, with the chunks of streaming arguments taken directly.
-
-        Every stop marker starts with ``_stop_lead`` (their first one or two characters
-        in common). In ARGS, a buffer (held tail and chunk) without it holds no stop
-        marker, and of a cut one at most its first character, as its last: all that
-        ``_read_args``'s marker search would find. Such a buffer goes straight to the
-        argument scanner, that last character held back, skipping the search and the
-        mode dispatch; any other goes to ``_read_args`` (the search), and what follows the
-        arguments in it to the general loop.
-        """
-        if self._mode != self._fast_mode or not text:
-            return super().feed(text)
-        buf = self._tail + text if self._tail else text
-        if self._stop_lead in buf:
-            out: list[Event] = []
-            return self._go_on(buf, self._read_args(buf, 0, out, False), out)
-        args = self._args
-        assert args is not None
-        if buf[-1] != self._stop_first:
-            delta, pos = args.push_more(buf, 0)
-        else:  # the first character of a marker, maybe: held back
-            delta, pos = args.push_more(buf[:-1], 0)
-        out = [ToolCallArgs(self._index, delta)] if delta else []
-        if args.done or args.error:
-            self._close_call(out, incomplete=not args.done)
-            pos = self._step(buf, pos, out, False)
-        self._tail = buf[pos:] if pos < len(buf) else ""
-        return out
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        n = len(buf)
-        while pos < n:
-            mode = self._mode
-            if mode == _ARGS:  # first: where long arguments spend their chunks
-                pos = self._read_args(buf, pos, out, final)
-                if pos < 0:
-                    return -pos - 1
-            elif mode == _TEXT:
-                pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
-                if marker is None:
-                    return pos
-                self._raw = [marker]
-                self._section_calls = 0
-                if self.CALL_START is None or marker == self.CALL_START:
-                    self._start_header()
-                else:  # a CALL_START must come first
-                    self._mode = _AFTER
-            elif mode == _HEADER:
-                pos = self._read_header(buf, pos, out, final)
-                if pos < 0:
-                    return -pos - 1
-            elif mode == _OPEN:
-                ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
-                if ws > pos:
-                    self._raw.append(buf[pos:ws])
-                    pos = ws
-                if pos == n:
-                    return pos
-                if buf[pos] != "{":
-                    self._markup_to_text(out)
-                    continue
-                self._open_call(out)
-            elif mode == _AFTER:
-                pos = self._read_between(buf, pos, out, final)
-                if pos < 0:
-                    return -pos - 1
-            else:  # HANDOFF
-                return pos
-        return pos
+    def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
+        if marker is None:
+            return pos, True
+        self._raw = [marker]
+        self._section_calls = 0
+        if self.CALL_START is None or marker == self.CALL_START:
+            self._start_header()
+        else:  # a CALL_START must come first
+            self._mode = AFTER
+        return pos, False
 
     def _start_header(self) -> None:
         self._header_parts = []
         self._header_len = 0
-        self._mode = _HEADER
+        self._mode = HEADER
 
-    def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        find = self._header_finder.find_final if final else self._header_finder.find
-        end, resume, marker = find(buf, pos)
+    def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        end, resume, marker = self._header_finder.take(buf, pos, final)
         if end > pos:
             self._header_parts.append(buf[pos:end])
             self._raw.append(buf[pos:end])
             self._header_len += end - pos
         if self._header_len > self.MAX_HEADER:
-            self._markup_to_text(out)
-            return end
+            return self._markup_to_text(out, end)
         if marker is None:
-            return -(end + 1) if end < len(buf) else end
+            return end, True  # a partial marker (or nothing) is left: held
         if marker not in self._header_ends:  # interrupted by another marker
-            self._markup_to_text(out)
-            return end
+            return self._markup_to_text(out, end)
         parsed = self._header("".join(self._header_parts))
         if parsed is None:
             if marker == "{":  # the brace is left to be read as text
-                self._markup_to_text(out)
-                return end
+                return self._markup_to_text(out, end)
             self._raw.append(marker)
-            self._markup_to_text(out)
-            return resume
-        self._name, call_id = parsed
-        self._call_id = self._unique_ids(call_id) if call_id else None
+            return self._markup_to_text(out, resume)
+        self._name, self._call_id = parsed
         if marker == "{":
             self._open_call(out)
-            return end
+            return end, False
         self._raw.append(marker)
-        self._mode = _OPEN
-        return resume
+        self._mode = OPEN
+        return resume, False
+
+    def _read_open(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            self._raw.append(buf[pos:ws])
+            pos = ws
+        if pos == len(buf):
+            return pos, True
+        if buf[pos] != "{":
+            return self._markup_to_text(out, pos)
+        self._open_call(out)
+        return pos, False
 
     def _open_call(self, out: list[Event]) -> None:
-        call_id = self._call_id
-        if call_id is None:
-            call_id = self._unique_ids(f"{self.id_prefix}{self._calls}")
-        self._index = self._start_call(out, self._name, call_id)
+        self._index = self._start_call(out, self._name, self._call_id)
         self._raw = []
         self._args = ArgsStreamer()
-        self._mode = _ARGS
+        self._mode = ARGS
 
-    def _read_args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+    def _read_args(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         args = self._args
         assert args is not None
-        n = len(buf)
-        stop, marker = n, None
-        finder = self._stop_finder
-        if finder is not None:
-            stop, _, marker = (finder.find_final if final else finder.find)(buf, pos)
-        if stop == n:
-            delta, new = args.push(buf, pos, final)
-        else:  # only the text before a (possible) marker belongs to the arguments
-            piece = buf[pos:stop]
-            delta, used = args.push(piece, 0, final or marker is not None)
-            new = pos + used
+        stops = self._stops
+        if stops is None:
+            delta, resume = args.push(buf, pos, True) if final else args.push_more(buf, pos)
+            stop, marker = len(buf), None
+        else:  # only the text before a stop marker belongs to the arguments
+            delta, resume, stop, marker = args.push_until(buf, pos, stops, final)
         if delta:
             out.append(ToolCallArgs(self._index, delta))
-        if args.done:
-            self._close_call(out, incomplete=False)
-            return new
-        if args.error:
-            self._close_call(out, incomplete=True)
-            return new
-        if marker is not None:  # cut short by a marker
-            self._close_call(out, incomplete=True, tail=buf[new:stop])
-            return stop
-        return -(new + 1) if new < n else new
+        if args.done or args.error:
+            self._close_call(out, incomplete=args.error)
+            return resume, False
+        if marker is not None:  # cut short by a marker: the marker is read next
+            self._close_call(out, incomplete=True, tail=buf[resume:stop])
+            return stop, False
+        return resume, True  # a token that may still grow, a partial marker
 
     def _close_call(self, out: list[Event], *, incomplete: bool, tail: str = "") -> None:
         args = self._args
         assert args is not None
         if incomplete:
-            self._emit_args(out, self._index, args.close(tail))
-            self._end_call(out, self._index, args.text(), True)
+            self._end_call(out, self._index, args, True, tail=tail)
         elif self.CALL_END is not None:  # complete once its closer comes (_read_between)
             self._closed_call = (self._index, args.text())
         else:  # no closer in the grammar: the arguments' end is the call's
-            self._end_call(out, self._index, args.text(), False)
+            self._end_call(out, self._index, args.text())
         self._args = None
         self._index = -1
         self._section_calls += 1
         self._raw = []
-        self._mode = _AFTER
+        self._mode = AFTER
 
-    def _read_between(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        n = len(buf)
-        ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+    def _read_between(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
         if ws > pos:
             self._raw.append(buf[pos:ws])
             pos = ws
-        if pos == n:
-            return pos
+        if pos == len(buf):
+            return pos, True
         for marker in self._between_markers:
             if buf.startswith(marker, pos):
-                pos += len(marker)
-                if self._closed_call is not None and marker != self.ARGS_SUFFIX:
-                    # its closer (or the section's) ends it; another call start does not
-                    self._end_closed_call(out, marker in (self.CALL_END, self.SECTION_END))
-                if marker == self.SECTION_END:
-                    self._mode = _TEXT
-                    if self._section_calls:
-                        self._raw = []
-                        self._block_ended()
-                    else:  # an empty section is not markup
-                        self._raw.append(marker)
-                        self._release_raw(out)
-                elif marker == self.CALL_START or marker in self.SECTION_START:
-                    self._raw.append(marker)
-                    self._start_header()
-                elif self._section_calls:  # a suffix or call end: markup of the last call
-                    self._raw = []
-                else:
-                    self._raw.append(marker)
-                return pos
+                self._after_marker(marker, out)
+                return pos + len(marker), False
         if not final and self._between_partial.holds(buf, pos):
-            return -(pos + 1)
+            return pos, True
         # Anything else ends the section (and a call still waiting for its closer, cut
         # off); the whitespace before it is text.
         if self._closed_call is not None:
             self._end_closed_call(out, False)
-        self._release_raw(out)
-        self._mode = _TEXT
-        return pos
+        return self._markup_to_text(out, pos)
+
+    def _after_marker(self, marker: str, out: list[Event]) -> None:
+        """A marker between calls: it ends the call waiting for its closer, or the
+        section, or starts the next header."""
+        if self._closed_call is not None and marker != self.ARGS_SUFFIX:
+            # its closer (or the section's) ends it; another call start does not
+            self._end_closed_call(out, marker in (self.CALL_END, self.SECTION_END))
+        if marker == self.SECTION_END:
+            self._mode = TEXT
+            if self._section_calls:
+                self._raw = []
+                self._block_ended()
+            else:  # an empty section is not markup
+                self._raw.append(marker)
+                self._release_raw(out)
+        elif marker == self.CALL_START or marker in self.SECTION_START:
+            self._raw.append(marker)
+            self._start_header()
+        elif self._section_calls:  # a suffix or call end: markup of the last call
+            self._raw = []
+        else:
+            self._raw.append(marker)
 
     def _end_closed_call(self, out: list[Event], complete: bool) -> None:
         assert self._closed_call is not None
@@ -352,30 +308,25 @@ class HeaderJsonParser(ToolParser):
 
     # -- failure and the end ---------------------------------------------------------------
 
-    def _markup_to_text(self, out: list[Event]) -> None:
-        """Malformed markup before a call started: release it as text."""
+    def _markup_to_text(self, out: list[Event], pos: int) -> Step:
+        """Malformed markup before a call started: released as text; text again from
+        ``pos``."""
         self._release_raw(out)
-        self._mode = _TEXT
-
-    def _release_raw(self, out: list[Event]) -> None:
-        text = "".join(self._raw)
-        self._raw = []
-        if text:
-            out.append(Text(text))
+        self._mode = TEXT
+        return pos, False
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
-        if mode == _ARGS:
+        if mode == ARGS:
             self._close_call(out, incomplete=True, tail=rest)
             return
-        if mode == _OPEN:  # the header is complete: the call is reported
-            self._raw = []
+        if mode == OPEN:  # the header is complete: the call is reported
             self._open_call(out)
             assert self._args is not None
             self._emit_args(out, self._index, self._args.push("{}", 0, True)[0])
             self._close_call(out, incomplete=True)
             return
-        if mode == _AFTER:
+        if mode == AFTER:
             if self._closed_call is not None:  # its closer never came
                 self._end_closed_call(out, False)
             text = "".join(self._raw) + rest

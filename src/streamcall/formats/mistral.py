@@ -18,23 +18,35 @@ A model-written ``[CALL_ID]`` is used as the call id. Arguments are streamed ver
 ``incomplete``) and starts the next. What is held back: a partial ``[TOOL_CALLS]`` /
 ``[ARGS]`` / ``[CALL_ID]``, the whitespace right after ``[TOOL_CALLS]`` until the form is
 known, the name (at most 512 characters) until its end.
+
+Modes: the header + JSON engine's (``_headerjson.Mode``), and one more, ``LIST``: the
+first header of a section that starts with ``[`` or ``{`` switches to it, and from then
+on its step hands the text to the JSON-call engine (``_MistralList``, opened on the
+``[TOOL_CALLS]`` already read; it shares this parser's call indices and ids)::
+
+    mode    reads                                     next   emits
+    HEADER  blanks, then '[' or '{' (a section's      LIST
+            first header)
+    LIST    the rest of the stream (``_jsoncalls``)   LIST   what that engine emits
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from streamcall.events import Event
-from streamcall.formats._headerjson import HANDOFF, HeaderJsonParser
+from streamcall.formats._headerjson import HeaderJsonParser, Mode
 from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.text import WS, Step
 
 BOT = "[TOOL_CALLS]"
 ARGS = "[ARGS]"
 CALL_ID = "[CALL_ID]"
 
-_WS = re.compile(r"[ \t\n\r]*")
+#: the mode after the header + JSON engine's: the pre-v11 list form, for the rest of the
+#: stream
+LIST = len(Mode)
 
 
 class _MistralList(JsonCallsParser):
@@ -62,7 +74,16 @@ class MistralParser(HeaderJsonParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._legacy: _MistralList | None = None
+        self._list = _MistralList(self.tools, id_prefix=self.id_prefix)
+        self._list._ids = self._ids  # one stream: one set of ids
+        self._steps = (
+            self._read_text,
+            self._read_form,
+            self._read_open,
+            self._read_args,
+            self._read_between,
+            self._read_list,
+        )
 
     def _header(self, text: str) -> tuple[str, str | None] | None:
         name, sep, call_id = text.partition(CALL_ID)
@@ -74,41 +95,37 @@ class MistralParser(HeaderJsonParser):
             return None
         return parsed[0], call_id or None
 
-    def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+    def _read_form(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """HEADER: at a section's first header, the form is decided by its first
+        character: ``[`` or ``{`` is the list form (LIST), anything else a v11 header."""
         if self._section_calls == 0 and self._header_len == 0:
-            ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
             if ws > pos:
                 self._raw.append(buf[pos:ws])
                 pos = ws
             if pos == len(buf):
-                return pos
+                return pos, True
             if buf[pos] in "[{":
-                legacy = _MistralList(self.tools, id_prefix=self.id_prefix)
-                legacy._open_block(self._raw, bare=False)
+                self._list._open_block(self._raw, bare=False)
                 self._raw = []
-                self._legacy = legacy
-                self._mode = HANDOFF
-                return pos
-        return super()._read_header(buf, pos, out, final)
+                self._mode = LIST
+                return pos, False
+        return self._read_header(buf, pos, out, final)
 
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        if self._legacy is None:
-            pos = super()._step(buf, pos, out, final)
-            if self._legacy is None:
-                return pos
-        legacy = self._legacy
-        legacy._calls = self._calls
-        legacy._ids = self._ids
-        pos = legacy._read(buf, pos, out, final)
-        self._calls = legacy._calls
-        return pos
+    def _read_list(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """LIST: the JSON-call engine reads on (its own modes), sharing the call count."""
+        lst = self._list
+        lst._calls = self._calls
+        pos = lst._read(buf, pos, out, final)
+        self._calls = lst._calls
+        return pos, True  # it stopped where it holds, or at the end
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
-        if self._legacy is None:
+        if self._mode != LIST:
             super()._end_of_stream(rest, out)
             return
-        self._legacy._calls = self._calls
-        self._legacy._end_of_stream(rest, out)
+        self._list._calls = self._calls
+        self._list._end_of_stream(rest, out)
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

@@ -15,8 +15,9 @@ Fast reads (each beside its reference path, both under the one switch
   chunk; inside a string, a run of plain string text to the end of the chunk is taken by
   one regex with no scan. Reference: ``push``.
 - ``ArgsStreamer.push_until``: arguments that a stop marker may cut
-  (``StopMarkers.find``: a buffer in which no stop marker can begin takes one
-  ``str.find``, not the search). Reference: the marker search.
+  (``StopMarkers.find``: a buffer in which no stop marker can begin takes one ``in``
+  test of the markers' common lead, not the search; ``push_more``'s reads follow, their
+  common cases written out in place). Reference: the marker search, then ``push``.
 - ``EncodedArgs.push``: a run of nested string text inside an inner string, decoded with
   no scan; whole small inner members decoded by a ``replace`` with no scan, a cut one held
   whole; text whose only escapes are inner quotes decoded by a ``replace``. Reference:
@@ -191,6 +192,31 @@ class ArgsStreamer:
         that finds the arguments neither done nor broken holds ``buf[resume:]`` unless a
         marker cut them (then ``buf[resume:stop]`` is the unfinished token).
         """
+        if stops.lead not in buf and not final and fast.FAST:  # (never with no lead: '')
+            # No stop marker can begin in ``buf`` but a cut one's first character, as its
+            # last: ``StopMarkers.find``'s fast read. Then ``push_more``'s two fast reads in
+            # their common cases (a run of string text to the end, whole members to the end
+            # or to a cut one), written out here: two calls fewer per chunk.
+            n = len(buf)
+            if n != pos and buf[-1] != stops.first:
+                scan = self.scan
+                if scan.in_string:
+                    if STRICT_RUN.fullmatch(buf, pos) is not None:
+                        delta = buf[pos:] if pos else buf
+                        self.parts.append(delta)
+                        return delta, n, n, None
+                elif _KEY <= scan.expect <= _KEY_OR_CLOSE:
+                    end = _MEMBERS(buf, pos).end()  # type: ignore[union-attr]
+                    if end == n or (n - end <= MAX_MEMBER and _MEMBER_CUT(buf, end) is not None):
+                        if end == pos:  # a member cut by the end: held whole
+                            return "", pos, n, None
+                        head = buf[pos:end] if pos or end < n else buf
+                        self.parts.append(head)
+                        if scan.expect != _KEY and "," in head:
+                            scan.expect = _KEY
+                        return head, end, n, None
+                delta, resume = self.push_more(buf, pos)
+                return delta, resume, n, None
         stop, _, marker = stops.find(buf, pos, final)
         if stop == len(buf):
             delta, resume = self.push(buf, pos, True) if final else self.push_more(buf, pos)

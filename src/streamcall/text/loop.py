@@ -67,17 +67,18 @@ class FeedLoop:
             return out
         tail = self._tail
         buf = tail + text if tail else text
-        n = len(buf)
         steps = self._steps
         if steps is None:
             pos = self._step(buf, 0, out, False)
-        else:
-            pos = 0
-            while pos < n:
-                pos, hold = steps[self._mode](buf, pos, out, False)
-                if hold:
-                    break
-        self._tail = buf[pos:] if pos < n else ""
+        else:  # (the first step outside the loop: most chunks take one step)
+            pos, hold = steps[self._mode](buf, 0, out, False)
+            if not hold:
+                n = len(buf)
+                while pos < n:
+                    pos, hold = steps[self._mode](buf, pos, out, False)
+                    if hold:
+                        break
+        self._tail = buf[pos:] if pos < len(buf) else ""
         return out
 
     def finish(self) -> list[Event]:

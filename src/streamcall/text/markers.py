@@ -166,7 +166,9 @@ class StopMarkers:
 
     ``lead`` is the one or two characters every marker starts with (or ''). A buffer
     without it holds no whole marker, and of a cut one at most its first character, as
-    its last: ``find`` then answers with one ``str.find`` instead of the search.
+    its last (``first``: that character where the lead has two, else '', since a cut
+    one-character lead is the lead itself): ``find`` then answers with one ``in`` test
+    instead of the search.
     """
 
     __slots__ = ("finder", "first", "lead")
@@ -174,7 +176,7 @@ class StopMarkers:
     def __init__(self, markers: Sequence[str]) -> None:
         self.finder = MarkerFinder(markers)
         self.lead = _common_lead(markers)
-        self.first = self.lead[:1]
+        self.first = self.lead[:1] if len(self.lead) > 1 else ""
 
     @property
     def markers(self) -> tuple[str, ...]:
@@ -182,10 +184,9 @@ class StopMarkers:
 
     def find(self, buf: str, pos: int, final: bool) -> tuple[int, int, str | None]:
         """``(text_end, resume, marker)``, as ``MarkerFinder.take``."""
-        lead = self.lead
-        if fast.FAST and lead and buf.find(lead, pos) < 0:
+        if self.lead not in buf and fast.FAST:  # (never with no lead: '' is in any text)
             n = len(buf)
-            if final or n == pos or len(lead) == 1 or buf[-1] != self.first:
+            if final or n == pos or buf[-1] != self.first:
                 return n, n, None
             return n - 1, n - 1, None
         return self.finder.take(buf, pos, final)

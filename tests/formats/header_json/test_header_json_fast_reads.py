@@ -1,11 +1,12 @@
-"""The header + JSON engine's feed shortcut, and Harmony's, give what the general loop gives
-(a fast path is kept only if it measures faster, docs/performance.md, and is proved equal
-to the path it shortcuts).
+"""The header + JSON engine gives the same events with the text layer's fast reads on (the
+default) and on their reference paths (``streamcall.text.fast.reference``), in any
+chunking and cut anywhere: DeepSeek V3 / V3.1, Kimi K2, Mistral (both forms).
 
-The shortcut: in ARGS, a buffer in which no stop marker (no Harmony token) can start, whole
-or cut, goes straight to the argument scanner. Here it is switched off by feeding through
-``FeedLoop.feed`` (the general loop), and the two parsers are fed the same chunks. Their
-events must be equal feed by feed, not only once coalesced.
+The fast reads it takes inside arguments: ``ArgsStreamer.push_until`` (a buffer in which
+no stop marker can begin is given to the scanner without the marker search) and
+``push_more``'s (whole small members at once, a cut member held whole, a run of string
+text). A fast read is kept only if it measures faster (docs/performance.md); the
+primitives have their own equivalence tests (tests/text/test_text_fast.py).
 """
 
 from __future__ import annotations
@@ -18,23 +19,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, ToolCallArgs
-from streamcall.formats import _headerjson, harmony
+from streamcall.formats import _headerjson
 from streamcall.formats._base import ToolParser
 from streamcall.formats.deepseek import DeepSeekV3Parser, DeepSeekV31Parser
-from streamcall.formats.harmony import HarmonyParser
 from streamcall.formats.kimi import KimiK2Parser
 from streamcall.formats.mistral import MistralParser
-from streamcall.text.fast import reference
+from streamcall.text import fast
 
-PARSERS: list[type[ToolParser]] = [
-    DeepSeekV3Parser,
-    DeepSeekV31Parser,
-    KimiK2Parser,
-    MistralParser,
-    HarmonyParser,
-]
+PARSERS: list[type[ToolParser]] = [DeepSeekV3Parser, DeepSeekV31Parser, KimiK2Parser, MistralParser]
 ids = [cls.names[0] for cls in PARSERS]
 
 # Each format's own markers, whole and cut, and their leads: inside arguments they cut the
@@ -44,31 +37,30 @@ MARKERS = {
     "deepseek_v31": ["<｜tool▁call▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>"],
     "kimi_k2": ["<|tool_call_end|>", "<|tool_call_begin|>", "<|tool_calls_section_end|>"],
     "mistral": ["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"],
-    "openai": ["<|call|>", "<|end|>", "<|start|>", "<|channel|>", "<|message|>"],
 }
 LEADS = ["<", "<｜", "<｜tool▁call", "<|", "<|tool_call_e", "<|ca", "[", "[T", "[TOOL_CA", "｜"]
 FRAGMENTS = [m for ms in MARKERS.values() for m in ms] + LEADS
 PIECES = [*'ab "\\/\n\t\x01{}[]:,01', "tru", "\\u00e9", "東京", "😀", *FRAGMENTS]
 
 
-def feeds(parser: ToolParser, pieces: list[str], general: bool) -> list[list[Event]]:
+def run(cls: type[ToolParser], pieces: list[str]) -> list[list[Event]]:
     """Every ``feed``'s events, then ``finish``'s, then a feed after the end."""
-    feed = (lambda piece: FeedLoop.feed(parser, piece)) if general else parser.feed
-    runs = [feed(piece) for piece in pieces]
+    parser = cls()
+    runs = [parser.feed(piece) for piece in pieces]
     runs.append(parser.finish())
-    runs.append(feed("more"))
+    runs.append(parser.feed("more"))
     return runs
 
 
 def both(cls: type[ToolParser], pieces: list[str]) -> None:
-    """Feed by feed the shortcut gives the general loop's events; with the member read
-    (``ArgsStreamer.push_more``, which holds a cut member whole) the same once coalesced."""
-    with reference():  # no member read on either side: equal feed by feed
-        fast = feeds(cls(), pieces, general=False)
-        general = feeds(cls(), pieces, general=True)
-    assert fast == general, pieces
-    members = testing.coalesce(e for run in feeds(cls(), pieces, general=False) for e in run)
-    assert members == testing.coalesce(e for run in general for e in run), pieces
+    """The fast reads give the reference paths' result (coalesced: a cut member held whole
+    leaves with the next chunk instead of in pieces)."""
+    fast_runs = run(cls, pieces)
+    with fast.reference():
+        reference_runs = run(cls, pieces)
+    assert fast_runs[-1] == reference_runs[-1] == []  # nothing after the end
+    coalesced = testing.coalesce(e for r in fast_runs for e in r)
+    assert coalesced == testing.coalesce(e for r in reference_runs for e in r), pieces
 
 
 def calls(cls: type[ToolParser]) -> list[str]:
@@ -161,28 +153,26 @@ def test_generated_arguments_still_load(cls: type[ToolParser]) -> None:
         assert json.loads(call.arguments) == value  # type: ignore[union-attr]
 
 
+class Refuse:
+    """Stands in for the marker search, which the fast read must not run."""
+
+    def __getattr__(self, name: str) -> object:
+        raise AssertionError(f"the marker search ran ({name})")
+
+
 @pytest.mark.parametrize("cls", PARSERS, ids=ids)
-def test_the_shortcut_is_on(cls: type[ToolParser], monkeypatch: pytest.MonkeyPatch) -> None:
-    """It measured faster (docs/performance.md), so a test pins it on: a chunk of arguments
-    that holds no marker never reaches the general loop."""
+def test_the_fast_read_is_on_and_taken(cls: type[ToolParser]) -> None:
+    """It measured faster (docs/performance.md), so it is on by default: a chunk of
+    arguments in which no stop marker can begin is read without the marker search; with
+    the switch off the search runs."""
+    assert fast.FAST is True
     parser = cls()
     text = cls.render([("f", {"k": "v" * 40})])
     parser.feed(text[: text.index('"v') + 3])
-    args_mode = harmony._ARGS if cls is HarmonyParser else _headerjson._ARGS
-    assert parser._mode == args_mode  # type: ignore[attr-defined]
-
-    def general(*_: object) -> int:
-        raise AssertionError("the general loop was taken")
-
-    monkeypatch.setattr(parser, "_step", general)
+    assert parser._mode == _headerjson.ARGS  # type: ignore[attr-defined]
+    stops = parser._stops  # type: ignore[attr-defined]
+    assert stops.lead in ("<｜", "<|", "[T")  # every stop marker starts with it
+    stops.finder = Refuse()
     assert parser.feed("vvvvvvv") == [ToolCallArgs(0, "vvvvvvv")]
-
-
-def test_the_leads_the_shortcuts_test_for() -> None:
-    assert all(m.startswith(harmony._TOKEN_LEAD) for m in harmony._BODY_MARKERS)
-    assert harmony._TOKEN_LEAD.startswith(harmony._TOKEN_FIRST)
-    for cls in PARSERS:
-        if cls is not HarmonyParser:
-            parser = cls()
-            assert parser._stop_lead in ("<｜", "<|", "[T")  # type: ignore[attr-defined]
-            assert parser._stop_first == parser._stop_lead[0]  # type: ignore[attr-defined]
+    with fast.reference(), pytest.raises(AssertionError, match="marker search ran"):
+        parser.feed("vvvvvvv")
