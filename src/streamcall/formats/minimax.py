@@ -37,18 +37,8 @@ import re
 from typing import Any
 
 from streamcall.events import Event
-from streamcall.formats._base import Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._scan import PartialMarkers, json_quote
-from streamcall.formats._xmlparams import (
-    _CALL,
-    _V_HELD,
-    _V_START,
-    _V_STRING,
-    _WS,
-    XmlParamsParser,
-    any_prefix,
-)
+from streamcall.formats._xmlparams import HELD_MODE, PARAMS, STRING_MODE, VALUE, XmlParamsParser
 from streamcall.formats.schema import (
     NULLABLE_STRING,
     STRING,
@@ -56,6 +46,7 @@ from streamcall.formats.schema import (
     convert_element,
     value_plan,
 )
+from streamcall.text import Step, StopMarkers, any_prefix, cut_marker, json_quote
 
 
 class MiniMaxM2Parser(XmlParamsParser):
@@ -96,7 +87,8 @@ class MiniMaxM2Parser(XmlParamsParser):
 
 NS = "]<]minimax[>["
 _TAG = re.compile(r"<(/?)([^<>/][^<>]*)>")
-_NS_PARTIAL = PartialMarkers((NS,))  # a cut namespace token at the end
+_WS = re.compile(r"\s*")
+_NS_STOPS = StopMarkers((NS,))  # NS in a value, a cut one held back
 _MAX_DEPTH = 128
 _MIXED_TEXT = "$text"
 
@@ -175,10 +167,10 @@ class MiniMaxM3Parser(XmlParamsParser):
     the stream is converted as it is (only blanks so far: null, the value is missing) and
     the call ends ``incomplete``.
 
-    The engine's shortcuts (see ``_xmlparams``) work here through ``_member_pattern`` (a
-    whole parameter without ``NS`` in its value, converted by ``_param_json`` as
-    ``_finish_value`` would) and through ``feed``'s value chunks, which are taken directly
-    when they hold no ``]`` (no ``NS`` can begin in them).
+    The engine's fast reads work here through ``_member_pattern`` (a whole parameter
+    without ``NS`` in its value, converted by ``_param_json`` as ``_finish_value`` would)
+    and through ``StopMarkers`` for ``NS`` in a value (a chunk without ``]<`` holds none,
+    and of a cut one at most its ``]``, as its last character).
     """
 
     names = ("minimax_m3",)
@@ -201,33 +193,25 @@ class MiniMaxM3Parser(XmlParamsParser):
     CALL_CLOSE = NS + "</invoke>"
     PARAM_OPEN = (NS + "<",)
     PARAM_HEADER = re.compile(r"(?P<key>[^<>/][^<>]*)>")
-    PARAM_CLOSE = NS + "</"  # per key: NS + "</KEY>"; see _value
-
-    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
-        super().__init__(tools, id_prefix=id_prefix)
-        # ``feed``'s string shortcut: a chunk without ']' holds no NS, nor a cut one, and
-        # values keep their newlines.
-        self._terminator_lead = NS[0]
-        self._hold_newline = False
-        self._closer_last_char = ">"
+    PARAM_CLOSE = NS + "</"  # per key: NS + "</KEY>" (the value steps)
 
     def _member_pattern(self) -> str | None:
         """A whole parameter is ``NS<KEY>`` text without ``NS`` and ``NS</KEY>`` (see the
-        base class for the other branches). A value with ``NS`` in it (child elements, a
-        missing closer) is left to the general path."""
+        engine for the other branches). A value with ``NS`` in it (child elements, a
+        missing closer) is read token by token."""
         ns = re.escape(NS)
         text = rf"(?:[^\]]|(?!{ns})\])"
         return (
             rf"\s*+(?:{ns}<(?!/)(?:(?>{self.PARAM_HEADER.pattern})"
-            rf"(?:(?P<xml_value>{text}*+){ns}</(?P=key)>"
-            rf"|(?P<xml_cut>[^\]]*+)(?:{ns}(?:<(?:/[^<>]*)?)?|{any_prefix((NS,))})?\Z)?"
+            rf"(?:(?P<member_value>{text}*+){ns}</(?P=key)>"
+            rf"|(?P<member_cut>[^\]]*+)(?:{ns}(?:<(?:/[^<>]*)?)?|{any_prefix((NS,))})?\Z)?"
             rf"|{text}*+\Z)"
             rf"|{any_prefix((NS + '<',))}?\Z)"
         )
 
     def _param_json(self, m: re.Match[str], value: str) -> str:
-        # What _value and _finish_value give for a value without NS: a string streams as
-        # its JSON string, anything else is converted whole; convert_element does both.
+        # What the value's steps give for a value without NS: a string streams as its
+        # JSON string, anything else is converted whole; convert_element does both.
         key = m.group("key")
         return json_quote(key) + ":" + convert_element(value, self._props.get(key))
 
@@ -240,108 +224,106 @@ class MiniMaxM3Parser(XmlParamsParser):
         self._streams = self._schema is None or plan in (STRING, NULLABLE_STRING)
         self._stack: list[str] = []
         self._held = []
-        self._value_state = _V_START
-        self._add_args(out, ("," if self._member_count else "") + json_quote(key) + ":")
+        self._mode = VALUE
+        self._add_args(("," if self._member_count else "") + json_quote(key) + ":")
         self._member_count += 1
         self._key_open = True
 
-    def _value(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+    def _read_value_start(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """Blanks first (kept: a leaf is not stripped), then what starts the value: ``NS``
+        (its closer, or child elements: held), or text (a string streams, else held)."""
         n = len(buf)
-        if self._value_state == _V_START:
-            ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
-            if ws > pos:
-                self._held.append(buf[pos:ws])
-                pos = ws
-            if pos == n:
-                # Blanks only so far: at the end of the stream the value is missing (null),
-                # as when the blanks were read before the end.
-                return pos
-            if buf.startswith(NS, pos):
-                if buf.startswith(self._closer, pos):  # an empty or blank leaf
-                    self._finish_value(out, "")
-                    self._mode = _CALL
-                    return pos + len(self._closer)
-                if not final and n - pos < len(self._closer) and self._closer.startswith(buf[pos:]):
-                    return -(pos + 1)
-                self._value_state = _V_HELD  # child elements (or a missing closer)
-            elif not final and n - pos < len(NS) and NS.startswith(buf[pos:]):
-                return -(pos + 1)
-            elif self._streams:
-                self._value_state = _V_STRING
-                self._add_args(out, '"' + json_quote("".join(self._held))[1:-1])
-                self._held = []
-                self._key_open = False
-            else:
-                self._value_state = _V_HELD
-        if self._value_state == _V_STRING:
-            return self._stream_string(buf, pos, out, final)
-        return self._hold(buf, pos, out, final)
+        ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            self._held.append(buf[pos:ws])
+            pos = ws
+        if pos == n:
+            # Blanks only so far: at the end of the stream the value is missing (null),
+            # as when the blanks were read before the end.
+            return self._hold(out, pos)
+        if buf.startswith(NS, pos):
+            if buf.startswith(self._closer, pos):  # an empty or blank leaf
+                self._finish_value("")
+                return self._moved(out, pos + len(self._closer), n)
+            if not final and cut_marker(self._closer, buf, pos):
+                return self._hold(out, pos)
+            self._mode = HELD_MODE  # child elements (or a missing closer)
+        elif not final and cut_marker(NS, buf, pos):
+            return self._hold(out, pos)
+        elif self._streams:
+            self._add_args('"' + json_quote("".join(self._held))[1:-1])
+            self._held = []
+            self._key_open = False
+            self._mode = STRING_MODE
+        else:
+            self._mode = HELD_MODE
+        return pos, False
 
     def _ends_call(self, buf: str, i: int) -> bool:
         return buf.startswith(self.CALL_CLOSE, i) or buf.startswith(NS + "</tool_call>", i)
 
-    def _stream_string(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+    def _read_string(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """A string leaf: text up to its closer (or the invoke's), streamed; ``NS`` that
+        closes neither is text."""
         n = len(buf)
-        closers = (self._closer, self.CALL_CLOSE, NS + "</tool_call>")
-        longest = max(map(len, closers))
-        while True:
-            i = buf.find(NS, pos)
-            if i < 0:
-                end = n if final else _NS_PARTIAL.start(buf, pos)
-                if end > pos:
-                    self._add_args(out, json_quote(buf[pos:end])[1:-1])
-                if final:
-                    self._finish_value(out, "")
-                    return n
-                return -(end + 1) if end < n else end
-            if buf.startswith(self._closer, i) or self._ends_call(buf, i):
-                self._finish_value(out, buf[pos:i])
-                self._mode = _CALL
-                return i + len(self._closer) if buf.startswith(self._closer, i) else i
-            if not final and n - i < longest and any(c.startswith(buf[i:]) for c in closers):
-                if i > pos:
-                    self._add_args(out, json_quote(buf[pos:i])[1:-1])
-                return -(i + 1)
-            end = i + len(NS)  # a namespace token inside the text: kept as text
-            self._add_args(out, json_quote(buf[pos:end])[1:-1])
-            pos = end
+        end, i, marker = _NS_STOPS.find(buf, pos, final)
+        if marker is None:
+            if end > pos:
+                piece = json_quote(buf[pos:end])[1:-1]
+                self._parts.append(piece)
+                if self._delta:
+                    self._delta.append(piece)
+                else:  # (the common chunk: its one piece is its event)
+                    self._emit_args(out, self._index, piece)
+            if final:
+                self._finish_value("")
+                return self._moved(out, n, n)
+            return self._hold(out, end)
+        if buf.startswith(self._closer, end) or self._ends_call(buf, end):
+            self._finish_value(buf[pos:end])
+            closed = buf.startswith(self._closer, end)
+            return self._moved(out, end + len(self._closer) if closed else end, n)
+        if not final and any(cut_marker(c, buf, end) for c in self._string_closers()):
+            if end > pos:
+                self._add_args(json_quote(buf[pos:end])[1:-1])
+            return self._hold(out, end)
+        self._add_args(json_quote(buf[pos:i])[1:-1])  # a namespace token in the text
+        return self._moved(out, i, n)
 
-    def _hold(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
+    def _string_closers(self) -> tuple[str, ...]:
+        return (self._closer, self.CALL_CLOSE, NS + "</tool_call>")
+
+    def _read_held(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """A held value: text and child elements up to its closer (a missing one ends at
+        the invoke's), kept in parts and converted whole."""
         n = len(buf)
         held = self._held
         stack = self._stack
         while True:
-            i = buf.find(NS, pos)
-            if i < 0:
-                end = n if final else _NS_PARTIAL.start(buf, pos)
-                if end > pos:
-                    held.append(buf[pos:end])
+            i, after_ns, marker = _NS_STOPS.find(buf, pos, final)
+            if marker is None:
+                if i > pos:
+                    held.append(buf[pos:i])
                 if final:
-                    self._finish_value(out, "")
-                    return n
-                return -(end + 1) if end < n else end
-            m = _TAG.match(buf, i + len(NS))
+                    self._finish_value("")
+                    return self._moved(out, n, n)
+                return self._hold(out, i)
+            m = _TAG.match(buf, after_ns)
             if m is None:
-                if (
-                    not final
-                    and n - i < len(NS) + self.MAX_HEADER
-                    and ">" not in buf[i + len(NS) :]
-                ):
+                if not final and n - i < len(NS) + self.MAX_HEADER and ">" not in buf[after_ns:]:
                     if i > pos:
                         held.append(buf[pos:i])
-                    return -(i + 1)  # the tag may still be completed
-                held.append(buf[pos : i + len(NS)])
-                pos = i + len(NS)
+                    return self._hold(out, i)  # the tag may still be completed
+                held.append(buf[pos:after_ns])
+                pos = after_ns
                 continue
             closing, name = m.group(1), m.group(2)
             if closing and not stack and name == self._key:
-                self._finish_value(out, buf[pos:i])
-                self._mode = _CALL
-                return m.end()
+                self._finish_value(buf[pos:i])
+                return self._moved(out, m.end(), n)
             if closing and name in ("invoke", "tool_call"):
-                self._finish_value(out, buf[pos:i])  # a missing closer
-                self._mode = _CALL
-                return i
+                self._finish_value(buf[pos:i])  # a missing closer
+                return self._moved(out, i, n)
             if closing:
                 if stack and stack[-1] == name:
                     stack.pop()
@@ -350,19 +332,19 @@ class MiniMaxM3Parser(XmlParamsParser):
             held.append(buf[pos : m.end()])
             pos = m.end()
 
-    def _finish_value(self, out: list[Event], piece: str) -> None:
-        if self._value_state == _V_STRING:
-            self._add_args(out, json_quote(piece)[1:] if piece else '"')
+    def _finish_value(self, piece: str) -> None:
+        if self._mode == STRING_MODE:
+            self._add_args(json_quote(piece)[1:] if piece else '"')
         else:
             self._held.append(piece)
             raw = "".join(self._held)
             parsed = _parse_body(raw, 0, None, 1)
             self._add_args(
-                out, json_quote(raw) if parsed is None else convert_element(parsed[0], self._schema)
+                json_quote(raw) if parsed is None else convert_element(parsed[0], self._schema)
             )
         self._held = []
         self._key_open = False
-        self._value_state = _V_START
+        self._mode = PARAMS
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

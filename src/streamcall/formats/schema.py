@@ -46,7 +46,7 @@ import json
 import re
 from typing import Any
 
-from streamcall.formats._scan import json_quote
+from streamcall.text import json_quote
 from streamcall.partial.incremental import MAX_DEPTH, too_deep
 
 __all__ = [

@@ -11,6 +11,7 @@ standard library, and nothing in it knows a format.
 - ``jsonstring``: JSON string bodies decoded as they arrive, quoting, and the patterns;
 - ``jsonscan``: ``JsonScan``, the resumable validating scan of one JSON value;
 - ``args``: the argument streamers built on it;
+- ``members``: ``ShortMembers``, tagged members read whole by one regex, a cut one held;
 - ``fast``: the one switch that sends every fast read to its reference path.
 """
 
@@ -38,6 +39,7 @@ from streamcall.text.jsonstring import (
     raw_offset,
 )
 from streamcall.text.loop import FeedLoop, Step, StepFn
+from streamcall.text.members import MAX_CUT_VALUE, MAX_SHORT_MEMBER, ShortMembers, any_prefix
 from streamcall.text.markers import (
     MarkerFinder,
     PartialMarkers,
@@ -53,7 +55,9 @@ __all__ = [
     "KEY_EXPECTED",
     "KEY_OR_CLOSE_EXPECTED",
     "MAX_DEPTH",
+    "MAX_CUT_VALUE",
     "MAX_MEMBER",
+    "MAX_SHORT_MEMBER",
     "NUMBER",
     "STRICT_RUN",
     "STRING_RUN",
@@ -63,9 +67,11 @@ __all__ = [
     "JsonScan",
     "MarkerFinder",
     "PartialMarkers",
+    "ShortMembers",
     "Step",
     "StepFn",
     "StopMarkers",
+    "any_prefix",
     "cut_marker",
     "decode_json_string",
     "decode_string_run",
