@@ -918,10 +918,7 @@ class XmlParamsParser(ToolParser):
                 self._settle_wrapper(unwrap=not incomplete)
             if self._mode == CDATA:
                 self._mode = self._after_cdata
-            if self._mode == STRING_MODE:
-                closing = '"}'
-            else:
-                closing = "null}" if self._key_open else "}"
+            closing = '"}' if self._mode == STRING_MODE else "null}" if self._key_open else "}"
         if closing:
             self._add_args(closing)
         self._flush_args(out)

@@ -39,7 +39,6 @@ from streamcall.text.jsonstring import (
     raw_offset,
 )
 from streamcall.text.loop import FeedLoop, Step, StepFn
-from streamcall.text.members import MAX_CUT_VALUE, MAX_SHORT_MEMBER, ShortMembers, any_prefix
 from streamcall.text.markers import (
     MarkerFinder,
     PartialMarkers,
@@ -47,6 +46,7 @@ from streamcall.text.markers import (
     cut_marker,
     partial_marker_len,
 )
+from streamcall.text.members import MAX_CUT_VALUE, MAX_SHORT_MEMBER, ShortMembers, any_prefix
 
 __all__ = [
     "CONTROL",
@@ -54,8 +54,8 @@ __all__ = [
     "HIGH_SURROGATE_TAIL",
     "KEY_EXPECTED",
     "KEY_OR_CLOSE_EXPECTED",
-    "MAX_DEPTH",
     "MAX_CUT_VALUE",
+    "MAX_DEPTH",
     "MAX_MEMBER",
     "MAX_SHORT_MEMBER",
     "NUMBER",

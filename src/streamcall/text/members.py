@@ -72,10 +72,9 @@ class ShortMembers:
 
     def still_cut(self, buf: str) -> bool:
         """``buf`` is a held member and the chunk added to it: can it not have closed?"""
-        if len(buf) <= self._limit and fast.FAST:
-            if buf.find(self._last, self._held) < 0:
-                self._held = len(buf)
-                return True
+        if len(buf) <= self._limit and fast.FAST and buf.find(self._last, self._held) < 0:
+            self._held = len(buf)
+            return True
         self._limit = 0
         return False
 
