@@ -46,8 +46,8 @@ import json
 import re
 from typing import Any
 
-from streamcall.text import json_quote
 from streamcall.partial.incremental import MAX_DEPTH, too_deep
+from streamcall.text import json_quote
 
 __all__ = [
     "AUTO",
