@@ -172,3 +172,32 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b) and type(a) is type(b)
+
+
+# -- Step-3's special tokens and the call helpers of SGLang's Step3Detector suites
+# (``test/registered/unit/function_call/test_step3_detector*.py``, Apache-2.0, copyright the
+# SGLang project), shared by the three ported files in formats/xml/.
+
+STEP3_BOT = "<｜tool_calls_begin｜>"
+STEP3_EOT = "<｜tool_calls_end｜>"
+STEP3_CALL_BEGIN = "<｜tool_call_begin｜>"
+STEP3_CALL_END = "<｜tool_call_end｜>"
+STEP3_SEP = "<｜tool_sep｜>"
+STEP3_MARKUP = ("<steptml", "<｜tool_call", "<｜tool_sep")
+
+
+def function_tool(
+    name: str, props: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
+    """A tools-list entry for ``name`` whose parameters have these properties."""
+    params: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        params["required"] = required
+    return {"type": "function", "function": {"name": name, "parameters": params}}
+
+
+def every(text: str, size: int | None) -> list[str]:
+    """``text`` in chunks of ``size`` characters (None: whole)."""
+    if size is None:
+        return [text]
+    return [text[i : i + size] for i in range(0, len(text), size)]

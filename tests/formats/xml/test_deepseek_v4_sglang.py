@@ -23,7 +23,7 @@ malformed output, where ``feed`` never raises; the tests that patch SGLang's int
 (``_parse_parameters_from_xml``, ``_buffer``, ``prev_tool_call_arr``); the reasoning-parser
 boundary test (a reasoning parser in front of the tool parser, not this module's concern);
 and invokes whose body is a JSON object, which the DSML engine does not read (see
-``test_sglang_deepseek_dsml_content.py``).
+``test_deepseek_dsml_sglang_content.py``).
 """
 
 from __future__ import annotations

@@ -1,21 +1,20 @@
-"""The XML-parameter engine's shortcuts give what its general path gives (a fast path is
-kept only if it measures faster, docs/performance.md, and is proved equal to the path it
-shortcuts).
+"""The XML-parameter engine gives the same events with the text layer's fast reads on (the
+default) and on their reference paths (``streamcall.text.fast.reference``), for every
+format on the engine, with schema-typed parameters and without, in any chunking, cut
+anywhere and ended anywhere.
 
-The shortcuts: ``feed`` hands a chunk between parameters straight to ``_whole_params`` (and
-holds a short parameter that the chunk cuts), and a chunk inside a string value or a held
-value, with no terminator in sight, straight to the delta or to the held parts;
-``_whole_params`` reads a whole short parameter (opener, header, value, closer) with one
-regex, in ``feed`` and in the general loop; ``value_plan`` plans a ``{"type": NAME}`` schema
-once per type name. Here the first two are switched off on one parser (the general
-``FeedLoop.feed``, and no member regex) and the two parsers are fed the same chunks, for
-every format on the engine, with schema-typed parameters and without, in any chunking, and
-in streams that end anywhere.
+The fast reads it takes: whole short parameters by one regex each and a cut one held
+whole (``ShortMembers``; its reference path takes nothing and the token-by-token steps
+read the parameter), and value text up to a terminator (``StopMarkers``: a chunk without
+the terminators' lead is all value, with no marker search). A fast read is kept only if
+it measures faster (docs/performance.md), and a test pins each one on and taken. Also
+here: ``value_plan`` plans a ``{"type": NAME}`` schema once per type name.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -23,10 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall._feedloop import FeedLoop
+from streamcall.events import Event, ToolCallArgs
+from streamcall.formats import _xmlparams
 from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.registry import formats, parser_class
 from streamcall.formats.schema import _general_plan, value_plan
+from streamcall.text import fast
 
 XML_FORMATS = [n for n in formats() if issubclass(parser_class(n), XmlParamsParser)]
 
@@ -52,20 +53,26 @@ def tools_for(args: dict[str, Any], kinds: list[Any]) -> list[dict[str, Any]]:
     return [{"type": "function", "function": {"name": "f", "parameters": {"properties": props}}}]
 
 
-def general(fmt: str, tools: list[dict[str, Any]] | None, pieces: list[str]) -> list[testing.Item]:
+def run(fmt: str, tools: list[dict[str, Any]] | None, pieces: list[str]) -> list[testing.Item]:
+    """The coalesced events; each chunk's argument pieces leave with that chunk, as one
+    event per call."""
     parser = parser_class(fmt)(tools)
-    parser._member_re = None  # the whole-parameter shortcut off
-    events = []
+    events: list[Event] = []
     for piece in pieces:
-        events.extend(FeedLoop.feed(parser, piece))  # the feed shortcut off
+        chunk = parser.feed(piece)
+        assert not parser._delta, pieces  # type: ignore[attr-defined]
+        indices = [e.index for e in chunk if isinstance(e, ToolCallArgs)]
+        assert len(indices) == len(set(indices)), chunk
+        events.extend(chunk)
     events.extend(parser.finish())
     return testing.coalesce(events)
 
 
 def both(fmt: str, tools: list[dict[str, Any]] | None, pieces: list[str]) -> list[testing.Item]:
-    fast = testing.coalesce(testing.run(parser_class(fmt)(tools), pieces))
-    assert fast == general(fmt, tools, pieces), pieces
-    return fast
+    fast_items = run(fmt, tools, pieces)
+    with fast.reference():
+        assert fast_items == run(fmt, tools, pieces), pieces
+    return fast_items
 
 
 # Values that sit on the edges of the typing rules and of the markup: newlines around the
@@ -129,7 +136,7 @@ def render(fmt: str, calls: list[tuple[str, dict[str, Any]]]) -> str:
 @pytest.mark.parametrize("fmt", XML_FORMATS)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), args=args_st, typed=st.booleans())
-def test_shortcuts_equal_the_general_path_on_generated_calls(
+def test_fast_reads_equal_the_reference_on_generated_calls(
     fmt: str, data: st.DataObject, args: dict[str, Any], typed: bool
 ) -> None:
     kinds = data.draw(st.lists(st.sampled_from(TYPES), min_size=1, max_size=4)) if typed else []
@@ -143,7 +150,7 @@ def test_shortcuts_equal_the_general_path_on_generated_calls(
 
 @pytest.mark.parametrize("fmt", XML_FORMATS)
 @pytest.mark.parametrize("typed", [False, True])
-def test_shortcuts_equal_the_general_path_cut_anywhere(fmt: str, typed: bool) -> None:
+def test_fast_reads_equal_the_reference_cut_anywhere(fmt: str, typed: bool) -> None:
     args: dict[str, Any] = {f"k{i}": v for i, v in enumerate(VALUES[:20])}
     args.update(n=7, b=True, z=None, l=[1, 2], s="y" * 17, j=json.loads(VALUES[-2]), m=VALUES[-1])
     tools = tools_for(args, TYPES) if typed else None
@@ -155,7 +162,7 @@ def test_shortcuts_equal_the_general_path_cut_anywhere(fmt: str, typed: bool) ->
         both(fmt, tools, testing.chunk_every(text, size))
 
 
-# Markup the shortcut must leave to the general path: a missing closer, junk between
+# Markup the fast reads must leave to the token-by-token steps: a missing closer, junk between
 # parameters, a closer-looking tag inside a value, whitespace runs longer than the hold.
 QWEN_TEXTS = [
     "<tool_call>\n<function=f>\n<parameter=a>\n1\n<parameter=b>\n2\n</parameter>\n</function>\n</tool_call>",
@@ -174,7 +181,7 @@ QWEN_TEXTS = [
 @pytest.mark.parametrize("text", QWEN_TEXTS)
 @pytest.mark.parametrize("typed", [False, True])
 @given(cuts=st.lists(st.integers(1, 300), max_size=30))
-def test_shortcuts_equal_the_general_path_on_broken_markup(
+def test_fast_reads_equal_the_reference_on_broken_markup(
     text: str, typed: bool, cuts: list[int]
 ) -> None:
     tools = tools_for({"a": 0, "b": 0, "x": 0}, [{"type": "integer"}]) if typed else None
@@ -182,7 +189,7 @@ def test_shortcuts_equal_the_general_path_on_broken_markup(
     both("qwen3_coder", tools, testing.chunk_at(text[: max(cuts, default=1)], cuts))
 
 
-def test_dsml_flags_through_the_shortcut() -> None:
+def test_dsml_flags_through_the_fast_reads() -> None:
     text = (
         "<｜DSML｜function_calls>\n"
         '<｜DSML｜invoke name="f">\n'
@@ -200,20 +207,98 @@ def test_dsml_flags_through_the_shortcut() -> None:
 
 
 @pytest.mark.parametrize("fmt", XML_FORMATS)
-def test_the_shortcuts_are_on(fmt: str) -> None:
-    """They measured faster (docs/performance.md), so a test pins them on. A short parameter
-    cut by a chunk comes out whole with the next chunk, as one event."""
-    parser = parser_class(fmt)()
-    assert parser._member_re is not None
-    assert parser._terminator_lead is not None
+def test_a_cut_short_parameter_is_held_whole(fmt: str) -> None:
+    """It measured faster (docs/performance.md), so it is on: a short parameter cut by a
+    chunk comes out whole with the next chunk, as one event; on the reference path its key
+    comes out with the first chunk."""
+    assert fast.FAST is True
     text = parser_class(fmt).render([("f", {"a": 1, "b": "xy", "c": 3})])
     cut = text.index("xy") + 1
-    events = parser.feed(text[:cut])
-    tail = parser.feed(text[cut:])
-    args = [e for e in tail if type(e).__name__ == "ToolCallArgs"]
-    assert len(args) == 1
-    assert '"b":"xy"' in args[0].delta
-    assert "xy" not in "".join(getattr(e, "delta", "") for e in events)
+
+    def split() -> tuple[str, str]:
+        parser = parser_class(fmt)()
+        before = parser.feed(text[:cut])
+        after = parser.feed(text[cut:])
+        args = [e.delta for e in after if isinstance(e, ToolCallArgs)]
+        assert len(args) == 1
+        return "".join(e.delta for e in before if isinstance(e, ToolCallArgs)), args[0]
+
+    before, after = split()
+    assert '"b":"xy"' in after
+    assert '"b"' not in before
+    with fast.reference():
+        before, after = split()
+    assert '"b":' in before
+
+
+class Refuse:
+    """Stands in for a marker search that must not run."""
+
+    def take(self, *args: Any) -> Any:
+        raise AssertionError("the terminator search ran")
+
+
+@pytest.mark.parametrize("fmt", [f for f in XML_FORMATS if f != "minimax_m3"])
+def test_value_text_is_read_without_the_terminator_search(fmt: str) -> None:
+    """A chunk of a long string value with no terminator's lead in it is value text, read
+    without the marker search; with the switch off the search runs."""
+    parser = parser_class(fmt)()
+    text = parser_class(fmt).render([("f", {"k": "v" * 80})])
+    parser.feed(text[: text.index("vvv") + 20])  # past the cut value held whole
+    assert parser._mode == _xmlparams.STRING_MODE  # type: ignore[attr-defined]
+    stops = parser._terminator_stops  # type: ignore[attr-defined]
+    assert stops.lead == "<"
+    stops.finder = Refuse()
+    assert parser.feed("vvvvvvv") == [ToolCallArgs(0, "vvvvvvv")]
+    with fast.reference(), pytest.raises(AssertionError, match="terminator search ran"):
+        parser.feed("vvvvvvv")
+
+
+def test_minimax_m3_value_text_is_read_without_the_namespace_search() -> None:
+    from streamcall.formats import minimax
+
+    parser = parser_class("minimax_m3")()
+    text = parser_class("minimax_m3").render([("f", {"k": "v" * 80})])
+    parser.feed(text[: text.index("vvv") + 20])  # past the cut value held whole
+    assert parser._mode == _xmlparams.STRING_MODE  # type: ignore[attr-defined]
+    saved = minimax._NS_STOPS.finder
+    minimax._NS_STOPS.finder = Refuse()  # type: ignore[assignment]
+    try:
+        assert parser.feed("vvvvvvv") == [ToolCallArgs(0, "vvvvvvv")]
+        with fast.reference(), pytest.raises(AssertionError, match="terminator search ran"):
+            parser.feed("vvvvvvv")
+    finally:
+        minimax._NS_STOPS.finder = saved
+
+
+@pytest.mark.parametrize("fmt", XML_FORMATS)
+def test_whole_short_parameters_are_read_by_one_regex(fmt: str) -> None:
+    """Between parameters, a chunk of whole short ones is read without the token steps
+    (``_read_key`` does not run); with the switch off it does, once per parameter."""
+    text = parser_class(fmt).render([("f", {f"k{i}": i for i in range(6)})])
+    start = re.search(r"k0", text)
+    assert start is not None
+
+    def keys_read() -> int:
+        parser = parser_class(fmt)()
+        parser.feed(text[: start.start() - 12])
+        count = 0
+        read_key = parser._read_key  # type: ignore[attr-defined]
+
+        def counting(*args: Any) -> Any:
+            nonlocal count
+            count += 1
+            return read_key(*args)
+
+        steps = list(parser._steps)  # type: ignore[attr-defined]
+        steps[_xmlparams.KEY] = counting
+        parser._steps = tuple(steps)  # type: ignore[attr-defined]
+        parser.feed(text[start.start() - 12 :])
+        return count
+
+    assert keys_read() == 0
+    with fast.reference():
+        assert keys_read() >= 6
 
 
 @given(

@@ -18,8 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall._feedloop import FeedLoop
 from streamcall.formats.registry import parser_class
+from streamcall.text import fast as fast_reads
 from support import check_every_end, check_format, summary, typed_tool
 
 FORMATS = ["deepseek_v32", "deepseek_v4", "deepseek_v41"]
@@ -158,13 +158,13 @@ def test_a_wrapper_followed_by_junk_is_incomplete_as_written(fmt: str) -> None:
 
 
 def _general(fmt: str, pieces: list[str]) -> list[testing.Item]:
-    """The engine's general path: ``FeedLoop.feed`` and no whole-parameter regex."""
-    parser = parser_class(fmt)(TOOLS)
-    parser._member_re = None
-    events = []
-    for piece in pieces:
-        events.extend(FeedLoop.feed(parser, piece))
-    events.extend(parser.finish())
+    """The engine's reference reads (``streamcall.text.fast.reference``)."""
+    with fast_reads.reference():
+        parser = parser_class(fmt)(TOOLS)
+        events = []
+        for piece in pieces:
+            events.extend(parser.feed(piece))
+        events.extend(parser.finish())
     return testing.coalesce(events)
 
 

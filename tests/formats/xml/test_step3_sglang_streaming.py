@@ -26,13 +26,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _step3_markup import BOT, CALL_BEGIN, CALL_END, EOT, MARKUP, SEP, every, tool
 from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.formats.registry import tool_parser
-from support import check_format, summary
+from support import STEP3_BOT as BOT
+from support import STEP3_CALL_BEGIN as CALL_BEGIN
+from support import STEP3_CALL_END as CALL_END
+from support import STEP3_EOT as EOT
+from support import STEP3_MARKUP as MARKUP
+from support import STEP3_SEP as SEP
+from support import (
+    check_format,
+    every,
+    summary,
+)
+from support import function_tool as tool
 
 Calls = list[tuple[str, dict[str, Any]]]
 FMT = "step3"
