@@ -105,7 +105,7 @@ import re
 from enum import IntEnum
 from typing import Any, ClassVar
 
-from streamcall.events import Event, Text
+from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats.schema import (
@@ -493,15 +493,18 @@ class XmlParamsParser(ToolParser):
         raise NotImplementedError
 
     def _read_params(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        """Between parameters: whole short ones by the fast read, then one token."""
-        n = len(buf)
+        """Between parameters: whole short ones by the fast read, else one token."""
         members = self._members
         if members is not None:
-            if pos == 0 and not final and members.still_cut(buf):
-                return pos, True  # the chunk added to a held parameter cannot close it
-            pos, hold = self._whole_params(members, buf, pos, out, final)
-            if hold or pos == n:
-                return self._hold(out, pos)
+            read = members.read(buf, pos, final)
+            if read is not False:
+                if read is not True:  # whole parameters, one piece each
+                    pos, read = self._whole_params(members, read, buf, final)
+                if read is True or pos == len(buf):
+                    if self._delta:
+                        self._flush_args(out)
+                    return pos, True
+        n = len(buf)
         ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
         if ws > pos:
             self._param_gap.append(buf[pos:ws])  # text again if junk follows
@@ -537,31 +540,36 @@ class XmlParamsParser(ToolParser):
         return self._moved(out, found.end(), n)
 
     def _whole_params(
-        self, members: ShortMembers, buf: str, pos: int, out: list[Event], final: bool
-    ) -> Step:
-        """Whole short parameters from ``pos``, one piece each: the JSON that the token by
-        token read (``_open_param``, the value's steps, ``_finish_value``) gives for the
-        same text. Returns where they stop, and whether a cut one is held from there."""
+        self, members: ShortMembers, m: re.Match[str], buf: str, final: bool
+    ) -> tuple[int, re.Match[str] | bool]:
+        """Whole short parameters, the first matched (``m``), one piece each: the JSON
+        that the token by token read (``_open_param``, the value's steps,
+        ``_finish_value``) gives for the same text. Returns where they stop, and whether a
+        cut one is held from there (True)."""
         param_json = self._param_json
+        value_group = members.value
         n = len(buf)
-        while pos < n:
-            m, hold = members.read(buf, pos, final)
-            if m is None:
-                return pos, hold
-            value = m.group("member_value")
+        read: re.Match[str] | bool = m
+        while read is not False and read is not True:
+            m = read
+            value = m.group(value_group)
             if not (
                 self._wrapper_possible
                 and (self._held_wrapper is not None or not self._member_count)
-                and self._wrapper_member(out, m, value)  # (True: held, nothing to emit)
+                and self._wrapper_member(m, value)  # (True: held, nothing to emit)
             ):
                 text = param_json(m, value)
                 if self._member_count:
                     text = "," + text
                 self._member_count += 1
-                self._add_args(text)
+                self._parts.append(text)
+                self._delta.append(text)
             self._param_gap = []
             pos = m.end()
-        return pos, False
+            if pos == n:
+                break
+            read = members.read(buf, pos, final)
+        return pos, read
 
     def _member_pattern(self) -> str | None:
         """The regex of one short parameter for ``ShortMembers``, or None for a grammar it
@@ -700,10 +708,12 @@ class XmlParamsParser(ToolParser):
         if end > pos:
             piece = json_quote(buf[pos:end])[1:-1]
             self._parts.append(piece)
-            if self._delta:
-                self._delta.append(piece)
-            else:  # (the common chunk: its one piece is its event)
-                self._emit_args(out, self._index, piece)
+            if not self._delta and not final:
+                # The common chunk: this piece is all of the call's arguments in it, so it
+                # is the chunk's one event for the call.
+                out.append(ToolCallArgs(self._index, piece))
+                return end, True
+            self._delta.append(piece)
         if final:
             self._finish_value("")
             return self._moved(out, len(buf), len(buf))
@@ -812,7 +822,7 @@ class XmlParamsParser(ToolParser):
 
     # -- a parameter that may wrap the arguments (WRAPPER_KEYS) ----------------------------------
 
-    def _wrapper_member(self, out: list[Event], m: re.Match[str], value: str) -> bool:
+    def _wrapper_member(self, m: re.Match[str], value: str) -> bool:
         """``_whole_params`` read a whole parameter while a wrapper may be held: settle
         the held one (a second parameter: it wrapped nothing), or hold this one if it may
         be a wrapper. True if this parameter was taken (held)."""

@@ -36,7 +36,7 @@ import json
 import re
 from typing import Any
 
-from streamcall.events import Event
+from streamcall.events import Event, ToolCallArgs
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._xmlparams import HELD_MODE, PARAMS, STRING_MODE, VALUE, XmlParamsParser
 from streamcall.formats.schema import (
@@ -271,10 +271,13 @@ class MiniMaxM3Parser(XmlParamsParser):
             if end > pos:
                 piece = json_quote(buf[pos:end])[1:-1]
                 self._parts.append(piece)
-                if self._delta:
+                if self._delta or final:
                     self._delta.append(piece)
-                else:  # (the common chunk: its one piece is its event)
-                    self._emit_args(out, self._index, piece)
+                else:
+                    # The common chunk: this piece is all of the call's arguments in it,
+                    # so it is the chunk's one event for the call.
+                    out.append(ToolCallArgs(self._index, piece))
+                    return end, True
             if final:
                 self._finish_value("")
                 return self._moved(out, n, n)

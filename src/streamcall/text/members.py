@@ -48,54 +48,58 @@ class ShortMembers:
 
     ``read(buf, pos, final)`` answers for the member at ``pos``:
 
-    - ``(match, False)``: a whole short member; ``match.group("member_value")`` is its
-      value and ``match.end()`` is past its closer;
-    - ``(None, True)``: a short member cut by the end of ``buf`` starts at ``pos``: hold
-      ``buf[pos:]`` whole;
-    - ``(None, False)``: none here; the engine's token-by-token read takes it (always the
-      answer when ``fast.FAST`` is off).
+    - a match: a whole short member; ``match.group(self.value)`` is its value and
+      ``match.end()`` is past its closer;
+    - True: a short member cut by the end of ``buf`` starts at ``pos``: hold ``buf[pos:]``
+      whole;
+    - False: none here; the engine's token-by-token read takes it (always the answer when
+      ``fast.FAST`` is off).
 
-    A member held from the start of the buffer (so the next chunk is added to it) is kept
-    unread while what is added holds no ``closer_last`` character and stays within
-    ``MAX_CUT_VALUE`` characters of value plus the closer less one: ``still_cut``.
+    A held member (the next buffer starts with it) is kept unread while the chunks added to
+    it hold no ``closer_last`` character, the last one of every closer and header, and it
+    stays within ``MAX_CUT_VALUE`` characters of value plus the closer less one (cut
+    before its value: within ``MAX_SHORT_MEMBER``). Nothing that was undecided can have
+    been decided by such a chunk, but for a header that a newline may end (Step-3.5's),
+    whose member is then read one chunk later; holding is never more than that delay.
     """
 
-    __slots__ = ("_held", "_last", "_limit", "_match", "_room", "_start_bound")
+    __slots__ = ("_cut", "_held", "_last", "_limit", "_match", "_room", "_start_bound", "value")
 
     def __init__(self, pattern: str, closer_last: str, closer_len: int) -> None:
-        self._match = re.compile(pattern).match
+        compiled = re.compile(pattern)
+        self._match = compiled.match
+        #: the index of ``member_value`` (``match.group(value)`` is a whole member's value)
+        self.value: int = compiled.groupindex["member_value"]
+        self._cut = compiled.groupindex["member_cut"]
         self._last = closer_last
         self._room = MAX_CUT_VALUE + closer_len - 1
         self._start_bound = MAX_SHORT_MEMBER - self._room
         self._limit = 0  # the longest buffer that a held member is kept unread within
         self._held = 0  # how much of the buffer was held (what follows is new)
 
-    def still_cut(self, buf: str) -> bool:
-        """``buf`` is a held member and the chunk added to it: can it not have closed?"""
-        if len(buf) <= self._limit and fast.FAST and buf.find(self._last, self._held) < 0:
-            self._held = len(buf)
-            return True
-        self._limit = 0
-        return False
-
-    def read(self, buf: str, pos: int, final: bool) -> tuple[re.Match[str] | None, bool]:
+    def read(self, buf: str, pos: int, final: bool) -> re.Match[str] | bool:
         if not fast.FAST:
-            return None, False
+            return False
         n = len(buf)
+        if pos == 0 and self._limit:  # a held member, and the chunk added to it
+            if n <= self._limit and not final and buf.find(self._last, self._held) < 0:
+                self._held = n
+                return True  # it cannot have closed
+            self._limit = 0
         limit = pos + MAX_SHORT_MEMBER
         m = self._match(buf, pos, limit) if n > limit else self._match(buf, pos)
         if m is None:
-            return None, False
-        start, end = m.span("member_value")
-        if start >= 0:
-            return m, False
+            return False
+        if m.start(self.value) >= 0:
+            return m
         if m.end() < n or final:  # (a bounded match never reaches the end of a longer buf)
-            return None, False
-        start, end = m.span("member_cut")  # (-1, -1): cut in its opener or header
+            return False
+        start, end = m.span(self._cut)  # (-1, -1): cut in its opener or header
         if end - start > MAX_CUT_VALUE:
-            return None, False
-        if pos == 0:
-            ok = 0 <= start <= self._start_bound
-            self._limit = start + self._room if ok else 0
-            self._held = n
-        return None, True
+            return False
+        # Held: the buffer's next start is ``pos``. Cut in its value, it stays unread
+        # within the room of a short value; cut before, within the short member's bound.
+        start = start - pos if start >= 0 else MAX_SHORT_MEMBER - self._room
+        self._limit = start + self._room if start <= self._start_bound else 0
+        self._held = n - pos
+        return True
