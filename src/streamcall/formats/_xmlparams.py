@@ -67,10 +67,11 @@ Held values are consumed into a list of parts, never kept in the tail, so feedin
 linear however long they are.
 
 The fast reads, each a primitive of the text layer with its reference path beside it
-(``streamcall.text.fast``): whole short parameters by one regex each (``_member_pattern``
-is the regex of one parameter; its opener and header are atomic groups, so they match what
-the token-by-token read matches) and a cut one held whole (``ShortMembers``); value text
-up to a terminator (``StopMarkers``: a chunk without the terminators' lead is all value).
+(``streamcall.text.fast``): whole short parameters by one regex each and a cut one held
+whole, unread while added chunks cannot close it (``ShortMembers``, with the regex of one
+parameter from ``tagged_member_pattern``: its opener and header are atomic groups, so
+they match what the token-by-token steps match); value text up to a terminator
+(``StopMarkers``: a chunk without the terminators' lead is all value).
 
 Options: ``JSON_BODY`` (Qwen): a block whose first non-blank character is ``{`` holds
 Hermes JSON calls, handed to the JSON-call engine until the block ends; the two bodies may
@@ -117,10 +118,10 @@ from streamcall.formats.schema import (
     STRING,
     compact_json,
     convert_value,
-    load_json,
     tool_properties,
     value_plan,
     whole_value_json,
+    wrapped_arguments,
 )
 from streamcall.text import (
     ArgsStreamer,
@@ -129,9 +130,9 @@ from streamcall.text import (
     ShortMembers,
     Step,
     StopMarkers,
-    any_prefix,
     cut_marker,
     json_quote,
+    tagged_member_pattern,
 )
 
 __all__ = ["Mode", "XmlParamsParser"]
@@ -572,41 +573,9 @@ class XmlParamsParser(ToolParser):
         return pos, read
 
     def _member_pattern(self) -> str | None:
-        """The regex of one short parameter for ``ShortMembers``, or None for a grammar it
-        cannot read exactly.
-
-        It matches, after blanks, an opener and then: a header, a value holding no
-        terminator's first character and ``PARAM_CLOSE`` (a whole parameter, its value in
-        ``member_value``); or a header and such a value cut by the end of the text, perhaps
-        in its closer (``member_cut``); or a header cut by the end of the text (no whole
-        terminator after the opener); or just a header. Or a cut opener at the end of the
-        text. The opener and the header are atomic groups, so they match exactly what
-        ``_call_marker_re`` and ``PARAM_HEADER.match`` match; the value's first terminator
-        is then its ``PARAM_CLOSE``, as the terminator search finds.
-        """
-        header, close, opens = self.PARAM_HEADER, self.PARAM_CLOSE, self.PARAM_OPEN
-        if (
-            not close
-            or not opens
-            or header.flags != re.UNICODE
-            or header.groups != len(header.groupindex)
-            or not header.groupindex.keys().isdisjoint(("member_value", "member_cut"))
-            # the closer is the marker found where it starts, and an opener is the
-            # marker found where it starts (no longer marker begins with either)
-            or any(t != close and t.startswith(close) for t in self._terminators)
-            or any(m not in opens and m.startswith(o) for m in self._call_markers for o in opens)
-        ):
-            return None
-        firsts = "".join(sorted({re.escape(t[0]) for t in self._terminators}))
-        terms = "|".join(map(re.escape, sorted(set(self._terminators), key=len, reverse=True)))
-        opener = "|".join(map(re.escape, sorted(opens, key=len, reverse=True)))
-        value = f"[^{firsts}]*+"
-        return (
-            rf"\s*+(?:(?>{opener})(?:(?>{header.pattern})"
-            rf"(?:(?P<member_value>{value}){re.escape(close)}"
-            rf"|(?P<member_cut>{value}){any_prefix((close,))}?\Z)?"
-            rf"|(?:[^{firsts}]|(?!{terms})[{firsts}])*+\Z)"
-            rf"|{any_prefix(opens)}?\Z)"
+        """The regex of one short parameter, for ``ShortMembers`` (None: not read so)."""
+        return tagged_member_pattern(
+            self.PARAM_OPEN, self.PARAM_HEADER, self.PARAM_CLOSE, self._call_markers
         )
 
     def _param_json(self, m: re.Match[str], value: str) -> str:
@@ -848,7 +817,7 @@ class XmlParamsParser(ToolParser):
         assert self._held_wrapper is not None
         key, raw, flag = self._held_wrapper
         self._held_wrapper = None
-        inner = self._wrapped(raw) if unwrap else None
+        inner = wrapped_arguments(raw, self._props) if unwrap else None
         if inner is not None:
             if inner:
                 self._add_args(compact_json(inner)[1:-1])
@@ -860,17 +829,6 @@ class XmlParamsParser(ToolParser):
         text = whole_value_json(plan, types, raw)
         self._add_args(("," if self._member_count else "") + json_quote(key) + ":" + text)
         self._member_count += 1
-
-    def _wrapped(self, raw: str) -> dict[str, Any] | None:
-        try:
-            value = load_json(raw)
-            if isinstance(value, str):
-                value = load_json(value)
-        except (ValueError, RecursionError):
-            return None
-        if isinstance(value, dict) and all(k in self._props for k in value):
-            return value
-        return None
 
     # -- a JSON object body (JSON_ARGS) ----------------------------------------------------------
 

@@ -66,6 +66,7 @@ __all__ = [
     "tool_properties",
     "value_plan",
     "whole_value_json",
+    "wrapped_arguments",
 ]
 
 # value plans
@@ -405,3 +406,18 @@ def convert_element(element: Element, schema: Any) -> str:
         )
         + "}"
     )
+
+
+def wrapped_arguments(raw: str, properties: dict[str, Any]) -> dict[str, Any] | None:
+    """The arguments a wrapper parameter holds (DSML's ``arguments`` or ``input``): its
+    value as a JSON object, raw or as a JSON string holding one, whose keys are all the
+    tool's ``properties``; None if it is not that."""
+    try:
+        value = load_json(raw)
+        if isinstance(value, str):
+            value = load_json(value)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and all(k in properties for k in value):
+        return value
+    return None

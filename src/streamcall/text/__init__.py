@@ -11,7 +11,8 @@ standard library, and nothing in it knows a format.
 - ``jsonstring``: JSON string bodies decoded as they arrive, quoting, and the patterns;
 - ``jsonscan``: ``JsonScan``, the resumable validating scan of one JSON value;
 - ``args``: the argument streamers built on it;
-- ``members``: ``ShortMembers``, tagged members read whole by one regex, a cut one held;
+- ``members``: ``ShortMembers``, tagged members read whole by one regex, a cut one held
+  whole (``tagged_member_pattern`` builds the regex of one);
 - ``fast``: the one switch that sends every fast read to its reference path.
 """
 
@@ -46,7 +47,13 @@ from streamcall.text.markers import (
     cut_marker,
     partial_marker_len,
 )
-from streamcall.text.members import MAX_CUT_VALUE, MAX_SHORT_MEMBER, ShortMembers, any_prefix
+from streamcall.text.members import (
+    MAX_CUT_VALUE,
+    MAX_SHORT_MEMBER,
+    ShortMembers,
+    any_prefix,
+    tagged_member_pattern,
+)
 
 __all__ = [
     "CONTROL",
@@ -79,4 +86,5 @@ __all__ = [
     "json_quote",
     "partial_marker_len",
     "raw_offset",
+    "tagged_member_pattern",
 ]

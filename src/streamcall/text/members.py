@@ -24,11 +24,17 @@ value) is not a short member here: the engine reads it token by token.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from streamcall.text import fast
 
-__all__ = ["MAX_CUT_VALUE", "MAX_SHORT_MEMBER", "ShortMembers", "any_prefix"]
+__all__ = [
+    "MAX_CUT_VALUE",
+    "MAX_SHORT_MEMBER",
+    "ShortMembers",
+    "any_prefix",
+    "tagged_member_pattern",
+]
 
 #: the longest member read whole (opener, header, value and closer)
 MAX_SHORT_MEMBER = 128
@@ -41,6 +47,49 @@ def any_prefix(words: Iterable[str]) -> str:
     (docs/performance.md compares it with a trie of nested optional groups)."""
     cuts = {w[:i] for w in words for i in range(1, len(w) + 1)}
     return "(?:" + "|".join(map(re.escape, sorted(cuts, key=len, reverse=True))) + ")"
+
+
+def tagged_member_pattern(
+    opens: Sequence[str], header: re.Pattern[str], close: str, markers: Sequence[str]
+) -> str | None:
+    """The ``ShortMembers`` regex of a tagged member: an opener (one of ``opens``), a
+    ``header`` regex, a value and ``close``; ``markers`` are the other markers that may
+    follow a member (the openers among them), each of which also ends a value whose closer
+    is missing. None for a grammar it cannot read exactly.
+
+    It matches, after blanks, an opener and then: a header, a value holding no first
+    character of a marker or the closer, and the closer (a whole member, its value in
+    ``member_value``); or a header and such a value cut by the end of the text, perhaps in
+    its closer (``member_cut``); or a header cut by the end of the text (no whole marker
+    after the opener); or just a header. Or a cut opener at the end of the text. The opener
+    and the header are atomic groups, so they match exactly what a token-by-token reader
+    that tries the markers longest first and then matches ``header`` matches; the value's
+    first marker is then its closer, as a search for the first marker finds.
+    """
+    terminators = (close, *markers)
+    if (
+        not close
+        or not opens
+        or header.flags != re.UNICODE
+        or header.groups != len(header.groupindex)
+        or not header.groupindex.keys().isdisjoint(("member_value", "member_cut"))
+        # the closer is the marker found where it starts, and an opener is the marker
+        # found where it starts (no longer marker begins with either)
+        or any(t != close and t.startswith(close) for t in terminators)
+        or any(m not in opens and m.startswith(o) for m in markers for o in opens)
+    ):
+        return None
+    firsts = "".join(sorted({re.escape(t[0]) for t in terminators}))
+    terms = "|".join(map(re.escape, sorted(set(terminators), key=len, reverse=True)))
+    opener = "|".join(map(re.escape, sorted(opens, key=len, reverse=True)))
+    value = f"[^{firsts}]*+"
+    return (
+        rf"\s*+(?:(?>{opener})(?:(?>{header.pattern})"
+        rf"(?:(?P<member_value>{value}){re.escape(close)}"
+        rf"|(?P<member_cut>{value}){any_prefix((close,))}?\Z)?"
+        rf"|(?:[^{firsts}]|(?!{terms})[{firsts}])*+\Z)"
+        rf"|{any_prefix(opens)}?\Z)"
+    )
 
 
 class ShortMembers:
