@@ -55,6 +55,11 @@ from streamcall.partial.incremental import (
     too_deep,
 )
 from streamcall.text import CONTROL, HIGH_SURROGATE_TAIL
+from streamcall.text.jsonstring import (
+    COMPILED_MIN,
+    compiled_string_reads,
+    decode_string_literal,
+)
 
 __all__ = ["MISS", "fast_parse", "fast_repair"]
 
@@ -171,6 +176,12 @@ def _walk_strings(text: str) -> tuple[int, str] | None:
         if i < 0 or i >= stop:
             return None
         try:
+            if len(closed) - i >= COMPILED_MIN and compiled_string_reads() and closed.isascii():
+                # the open one, if the string at i runs to the end: read by the compiled
+                # library (a closed string is read again by json's scanner below)
+                content = decode_string_literal(closed[i:])
+                if content is not None:
+                    return i, content
             content, end = scanstring(closed, i + 1, False)
         except ValueError:
             return None
@@ -475,7 +486,8 @@ def _content(text: str, start: int, stop: int) -> str:
     ValueError on a bad escape). With no backslash it is the text itself: no scan."""
     if text.find("\\", start, stop) < 0:
         return text[start:stop]
-    decoded: str = scanstring(text[start:stop] + '"', 0, False)[0]
+    decoded = decode_string_literal(text[start - 1 : stop] + '"')
+    assert decoded is not None  # the body holds no real quote
     return decoded
 
 
