@@ -251,10 +251,7 @@ def _analyse(text: str, plain: str, q: int) -> _Cut | None:
         if end < 0:
             return None
     if plain[s] == ",":
-        b = s - 1
-        while b >= 0 and plain[b] in _WS:
-            b -= 1
-        if b < 0 or plain[b] in "[{,:":
+        if not _after_value(plain, s):
             return None  # a comma where a value should be: junk, for the reference
         p = s
     else:
@@ -481,6 +478,15 @@ def _string_value_end(text: str, cut: _Cut) -> int:
     return _kept_end(text, q)
 
 
+def _after_value(plain: str, comma: int) -> bool:
+    """Does the comma at ``comma`` follow a complete value (not an opener, a colon, another
+    comma or nothing)?"""
+    b = comma - 1
+    while b >= 0 and plain[b] in _WS:
+        b -= 1
+    return b >= 0 and plain[b] not in "[{,:"
+
+
 def _content(text: str, start: int, stop: int) -> str:
     """The decoded body ``text[start:stop]`` of a string (json's lax scanner; raises
     ValueError on a bad escape). With no backslash it is the text itself: no scan."""
@@ -514,6 +520,8 @@ def _in_string(text: str, plain: str, q: int, content: str | None) -> Any:
     else:
         prev = plain[b]
         inner = plain[openers[-1]] if openers else ""
+        if prev == "," and not _after_value(plain, b):
+            return MISS  # a comma where a value should be: junk, for the tail path
         if prev == "{":
             key = b + 1
         elif prev == "," and inner == "{":
