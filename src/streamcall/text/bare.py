@@ -105,38 +105,32 @@ class BareMembers:
         if not fast.FAST:  # the reference path: the caller reads token by token
             return "", pos, KEY
         member = self._member
-        n = len(buf)
         pieces: list[str] = []
         comma = "" if first else ","
-        after = KEY
-        while after == KEY:
+        while True:
             m = member(buf, pos)
             if m is None:
-                break
+                return "".join(pieces), pos, KEY
             key, colon, scalar, string, sep, cut = m.groups()
-            end = m.end()
-            if end == n and (colon is None or cut is not None):  # cut by the end of buf
-                if not final and n - pos <= MAX_MEMBER:
-                    after = CUT
-                break
-            if colon is None:  # a key not followed by ':' right away
-                break
+            if colon is None or cut is not None:  # not a whole member
+                n = len(buf)
+                if m.end() == n and not final and n - pos <= MAX_MEMBER:
+                    return "".join(pieces), pos, CUT  # one cut by the end of buf
+                return "".join(pieces), pos, KEY
             # (a key of word characters needs no JSON escaping)
             if scalar is not None:
                 if scalar in _LITERALS or (
                     scalar.isascii() and scalar.isdigit() and scalar[0] != "0"
                 ):
-                    value = scalar  # bare_scalar's common cases
+                    pieces.append(f'{comma}"{key}":{scalar}')  # bare_scalar's common cases
                 else:
-                    value = bare_scalar(scalar)
-                after = KEY if sep else AFTER
+                    pieces.append(f'{comma}"{key}":{bare_scalar(scalar)}')
             elif string is not None:
-                value = json_quote(string)
-                after = KEY if sep else AFTER
+                pieces.append(f'{comma}"{key}":{json_quote(string)}')
             else:  # the key and its ':'; the value is the caller's
-                value = ""
-                after = VALUE
-            pieces.append(f'{comma}"{key}":{value}')
+                pieces.append(f'{comma}"{key}":')
+                return "".join(pieces), m.end(), VALUE
+            pos = m.end()
+            if not sep:
+                return "".join(pieces), pos, AFTER
             comma = ","
-            pos = end
-        return "".join(pieces), pos, after
