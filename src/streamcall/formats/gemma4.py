@@ -54,8 +54,9 @@ final JSON:
 - a ``,`` is emitted only when the next member starts, so trailing commas vanish;
 - a bare key is held until its ``:``.
 
-The pieces a chunk's steps read leave as one ``ToolCallArgs``: they are collected in
-``_parts`` and handed out when a step stops the chunk (``_stop``) or the call ends.
+A chunk's argument pieces leave as one ``ToolCallArgs``: the steps collect them in
+``_parts``, and a step inside the arguments that stops the chunk (a hold, or the end of
+``buf``) returns through ``_stop``, which hands them out; a call's end hands out the rest.
 
 What it holds back: a partial START in text; the header until ``{``; a key until ``:``; a
 scalar until its terminator; a partial QUOTE (or END) at the end of the buffer; a common
@@ -358,6 +359,8 @@ class GemmaFourParser(ToolParser):
                     self._mode = VALUE
                 return (pos, False) if pos < n else self._stop(out, pos)
         if after == MEMBER_CUT or pos == n:
+            if len(self._parts) == self._sent:  # (``_stop`` with nothing to send)
+                return pos, True
             return self._stop(out, pos)
         c = buf[pos]
         if c.isspace():

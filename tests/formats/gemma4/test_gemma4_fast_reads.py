@@ -79,6 +79,9 @@ def both(cls: type[GemmaFourParser], pieces: list[str]) -> None:
     with fast.reference():
         reference_runs = run(cls, pieces)
     assert fast_runs[-1] == reference_runs[-1] == []  # nothing after the end
+    for events in fast_runs[:-2] + reference_runs[:-2]:  # one ToolCallArgs per call per chunk
+        indexes = [e.index for e in events if isinstance(e, ToolCallArgs)]
+        assert len(indexes) == len(set(indexes)), events
     coalesced = testing.coalesce(e for r in fast_runs for e in r)
     assert coalesced == testing.coalesce(e for r in reference_runs for e in r), pieces
 
