@@ -55,7 +55,7 @@ final JSON:
 - a bare key is held until its ``:``.
 
 A chunk's argument pieces leave as one ``ToolCallArgs``: the steps collect them in
-``_parts``, and a step inside the arguments that stops the chunk (a hold, or the end of
+``_pending``, and a step inside the arguments that stops the chunk (a hold, or the end of
 ``buf``) returns through ``_stop``, which hands them out; a call's end hands out the rest.
 
 What it holds back: a partial START in text; the header until ``{``; a key until ``:``; a
@@ -192,8 +192,8 @@ class GemmaFourParser(ToolParser):
         self._closers: list[str] = []  # JSON closers of the open containers
         self._has_member: list[bool] = []  # per container: has a member been emitted?
         self._key_open = False  # a key was emitted and its value has not started
-        self._parts: list[str] = []  # every argument piece of the call
-        self._sent = 0  # how many of them have left as ToolCallArgs
+        self._pending: list[str] = []  # argument pieces read, not yet handed out
+        self._sent: list[str] = []  # the argument deltas handed out
         self._scanned = 0  # of a held scalar: how much is known to have no terminator
 
     # -- the arguments' JSON -------------------------------------------------------------
@@ -202,20 +202,22 @@ class GemmaFourParser(ToolParser):
         """Stop reading this chunk at ``pos`` (``buf[pos:]`` is held): the argument pieces
         read since the last stop leave as one ``ToolCallArgs`` (``_send_args``, written
         out: a step stops once per chunk)."""
-        parts = self._parts
-        sent = self._sent
-        if len(parts) > sent:
-            delta = parts[-1] if len(parts) == sent + 1 else "".join(parts[sent:])
+        pending = self._pending
+        if pending:
+            delta = pending[0] if len(pending) == 1 else "".join(pending)
+            pending.clear()
+            self._sent.append(delta)
             out.append(ToolCallArgs(self._index, delta))
-            self._sent = len(parts)
         return pos, True
 
     def _send_args(self, out: list[Event]) -> None:
         """The argument pieces read since they last left, as one ``ToolCallArgs``."""
-        parts = self._parts
-        if len(parts) > self._sent:
-            out.append(ToolCallArgs(self._index, "".join(parts[self._sent :])))
-            self._sent = len(parts)
+        pending = self._pending
+        if pending:
+            delta = "".join(pending)
+            pending.clear()
+            self._sent.append(delta)
+            out.append(ToolCallArgs(self._index, delta))
 
     def _member_start(self, text: str) -> None:
         """The start of a new member (key or array element), with its comma."""
@@ -223,12 +225,12 @@ class GemmaFourParser(ToolParser):
             text = "," + text
         else:
             self._has_member[-1] = True
-        self._parts.append(text)
+        self._pending.append(text)
 
     def _value_start(self, text: str) -> None:
         if self._key_open:
             self._key_open = False
-            self._parts.append(text)
+            self._pending.append(text)
         else:
             self._member_start(text)
 
@@ -239,7 +241,7 @@ class GemmaFourParser(ToolParser):
         self._mode = KEY if opener == "{" else VALUE
 
     def _close_container(self, out: list[Event]) -> None:
-        self._parts.append(self._closers.pop())
+        self._pending.append(self._closers.pop())
         self._has_member.pop()
         self._after_value(out)
 
@@ -281,13 +283,13 @@ class GemmaFourParser(ToolParser):
         if incomplete:
             closing = self._closing_text()
             if closing:
-                self._parts.append(closing)
+                self._pending.append(closing)
         self._send_args(out)
         if incomplete:
-            self._end_call(out, self._index, "".join(self._parts), True)
+            self._end_call(out, self._index, "".join(self._sent), True)
             self._mode = TEXT
         else:
-            self._closed_call = (self._index, "".join(self._parts))
+            self._closed_call = (self._index, "".join(self._sent))
             self._mode = CLOSE
         self._raw = []
 
@@ -328,7 +330,7 @@ class GemmaFourParser(ToolParser):
         self._index = self._start_call(out, m.group(1))
         self._closers = ["}"]
         self._has_member = [False]
-        self._parts.append("{")
+        self._pending.append("{")
         self._mode = KEY
         pos = m.end()
         return (pos, False) if pos < len(buf) else self._stop(out, pos)
@@ -350,18 +352,23 @@ class GemmaFourParser(ToolParser):
         n = len(buf)
         if taken:
             has_member[-1] = True
-            self._parts.append(taken)
-            if after != MEMBER_KEY and after != MEMBER_CUT:
-                if after == MEMBER_AFTER:
-                    self._mode = AFTER
-                else:  # the key and its ':': its value is read next
-                    self._key_open = True
-                    self._mode = VALUE
-                return (pos, False) if pos < n else self._stop(out, pos)
-        if after == MEMBER_CUT or pos == n:
-            if len(self._parts) == self._sent:  # (``_stop`` with nothing to send)
+            if after == MEMBER_AFTER:
+                self._mode = AFTER
+            elif after != MEMBER_KEY and after != MEMBER_CUT:  # a key and its ':'
+                self._key_open = True
+                self._mode = VALUE
+            if pos == n or after == MEMBER_CUT:  # the chunk stops here: ``_stop``, written out
+                if self._pending:
+                    self._pending.append(taken)
+                    return self._stop(out, pos)
+                self._sent.append(taken)
+                out.append(ToolCallArgs(self._index, taken))
                 return pos, True
-            return self._stop(out, pos)
+            self._pending.append(taken)
+            if after != MEMBER_KEY:
+                return pos, False
+        elif pos == n or after == MEMBER_CUT:
+            return self._stop(out, pos) if self._pending else (pos, True)
         c = buf[pos]
         if c.isspace():
             pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
@@ -463,14 +470,13 @@ class GemmaFourParser(ToolParser):
         if quote is None:  # the string goes on; a cut QUOTE at the end is held
             if end > pos:
                 piece = _json_string(buf[pos:end] if pos or end < n else buf)[1:-1]
-                parts = self._parts
-                parts.append(piece)
-                if len(parts) == self._sent + 1:  # (``_stop`` for one piece)
-                    self._sent += 1
+                if not self._pending:  # (``_stop`` for this one piece)
+                    self._sent.append(piece)
                     out.append(ToolCallArgs(self._index, piece))
                     return end, True
+                self._pending.append(piece)
             return self._stop(out, end)
-        self._parts.append(json_quote(buf[pos:end])[1:] if end > pos else '"')
+        self._pending.append(json_quote(buf[pos:end])[1:] if end > pos else '"')
         self._after_value(out)
         return (resume, False) if resume < n else self._stop(out, resume)
 
@@ -545,7 +551,7 @@ class GemmaFourParser(ToolParser):
                 self._mode = AFTER
                 rest = ""
             elif mode == STRING and rest:
-                self._parts.append(json_quote(rest)[1:-1])
+                self._pending.append(json_quote(rest)[1:-1])
                 rest = ""
             self._close_call(out, incomplete=True)
             if rest.strip():
