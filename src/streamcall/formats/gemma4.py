@@ -199,22 +199,18 @@ class GemmaFourParser(ToolParser):
     # -- the arguments' JSON -------------------------------------------------------------
 
     def _stop(self, out: list[Event], pos: int) -> Step:
-        """Stop reading this chunk at ``pos`` (``buf[pos:]`` is held): the argument pieces
-        read since the last stop leave as one ``ToolCallArgs`` (``_send_args``, written
-        out: a step stops once per chunk)."""
-        pending = self._pending
-        if pending:
-            delta = pending[0] if len(pending) == 1 else "".join(pending)
-            pending.clear()
-            self._sent.append(delta)
-            out.append(ToolCallArgs(self._index, delta))
+        """Stop reading this chunk at ``pos`` (``buf[pos:]`` is held), the argument pieces
+        read in it handed out."""
+        if self._pending:
+            self._send_args(out)
         return pos, True
 
     def _send_args(self, out: list[Event]) -> None:
-        """The argument pieces read since they last left, as one ``ToolCallArgs``."""
+        """The argument pieces read since they were last handed out, as one
+        ``ToolCallArgs``."""
         pending = self._pending
         if pending:
-            delta = "".join(pending)
+            delta = pending[0] if len(pending) == 1 else "".join(pending)
             pending.clear()
             self._sent.append(delta)
             out.append(ToolCallArgs(self._index, delta))
@@ -346,8 +342,8 @@ class GemmaFourParser(ToolParser):
         return None
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        # The fast read first: whole common members, or a cut one held whole.
         has_member = self._has_member
-        # the fast read: whole common members, or a cut one held whole
         taken, pos, after = self._members.read(buf, pos, not has_member[-1], final)
         n = len(buf)
         if taken:
@@ -357,7 +353,7 @@ class GemmaFourParser(ToolParser):
             elif after != MEMBER_KEY and after != MEMBER_CUT:  # a key and its ':'
                 self._key_open = True
                 self._mode = VALUE
-            if pos == n or after == MEMBER_CUT:  # the chunk stops here: ``_stop``, written out
+            if pos == n or after == MEMBER_CUT:  # the chunk stops: ``_stop``, written out
                 if self._pending:
                     self._pending.append(taken)
                     return self._stop(out, pos)
@@ -368,7 +364,8 @@ class GemmaFourParser(ToolParser):
             if after != MEMBER_KEY:
                 return pos, False
         elif pos == n or after == MEMBER_CUT:
-            return self._stop(out, pos) if self._pending else (pos, True)
+            return self._stop(out, pos)
+        # Then a key token by token: blanks, a marker, a quoted key, '}', a bare key.
         c = buf[pos]
         if c.isspace():
             pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
