@@ -63,6 +63,14 @@ scalar until its terminator; a partial QUOTE (or END) at the end of the buffer; 
 member (a plain key with a bare scalar or a short string) cut by the end of the buffer,
 whole, up to 64 characters, so that it leaves in one piece (``BareMembers.read``, the KEY
 step's fast read). END inside a QUOTE string is content.
+
+Fast reads (the text layer's, switched by ``streamcall.text.fast``; the equivalence tests
+are in tests/formats/gemma4/test_gemma4_fast_reads.py):
+
+- KEY: ``BareMembers.read``, whole common members as JSON by one regex each. Reference
+  path: the member read token by token, by KEY, VALUE, SCALAR or STRING, and AFTER.
+- STRING: ``StopMarkers.find``'s "no QUOTE can begin in this buffer" (one ``in`` test of
+  its first two characters), written out in the step. Reference path: the marker search.
 """
 
 from __future__ import annotations
@@ -541,6 +549,8 @@ class GemmaFourParser(ToolParser):
     # -- the end of the stream -------------------------------------------------------------
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        """A call still open ends ``incomplete``, its arguments closed (a held scalar or
+        string read first); held markup is released as text."""
         mode = self._mode
         if KEY <= mode <= AFTER:
             if mode == SCALAR and rest:
@@ -556,11 +566,16 @@ class GemmaFourParser(ToolParser):
             return
         if mode == CLOSE:
             self._end_closed_call(out, False)  # its END never came
-        if mode == HEADER or (mode == CLOSE and rest.strip()):
-            out.append(Text("".join(self._raw) + rest))
-        elif mode == TEXT and rest:
-            out.append(Text(rest))
-        self._raw = []
+            if not rest.strip():  # blanks after the arguments are markup
+                self._raw = []
+                return
+        elif mode == TEXT:
+            if rest:
+                out.append(Text(rest))
+            return
+        # a header never completed, or text after a call's arguments: the markup is text
+        self._raw.append(rest)
+        self._release_raw(out)
 
 
 FORMATS = (GemmaFourParser,)
