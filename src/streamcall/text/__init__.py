@@ -11,6 +11,7 @@ standard library, and nothing in it knows a format.
 - ``jsonstring``: JSON string bodies decoded as they arrive, quoting, and the patterns;
 - ``jsonscan``: ``JsonScan``, the resumable validating scan of one JSON value;
 - ``args``: the argument streamers built on it;
+- ``bare``: objects written with bare keys and delimited strings, read as JSON;
 - ``fast``: the one switch that sends every fast read to its reference path.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from streamcall.text import fast
 from streamcall.text.args import MAX_MEMBER, ArgsStreamer
+from streamcall.text.bare import BareMembers, bare_scalar
 from streamcall.text.jsonscan import (
     KEY_EXPECTED,
     KEY_OR_CLOSE_EXPECTED,
@@ -59,6 +61,7 @@ __all__ = [
     "STRING_RUN",
     "WS",
     "ArgsStreamer",
+    "BareMembers",
     "FeedLoop",
     "JsonScan",
     "MarkerFinder",
@@ -66,6 +69,7 @@ __all__ = [
     "Step",
     "StepFn",
     "StopMarkers",
+    "bare_scalar",
     "cut_marker",
     "decode_json_string",
     "decode_string_run",
