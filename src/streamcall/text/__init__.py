@@ -11,6 +11,8 @@ standard library, and nothing in it knows a format.
 - ``jsonstring``: JSON string bodies decoded as they arrive, quoting, and the patterns;
 - ``jsonscan``: ``JsonScan``, the resumable validating scan of one JSON value;
 - ``args``: the argument streamers built on it;
+- ``pyliteral``, ``pyargs``: Python literals read as JSON, and ``PythonArgs``, a call's
+  arguments written as Python streamed as one JSON object;
 - ``fast``: the one switch that sends every fast read to its reference path.
 """
 
