@@ -9,8 +9,9 @@
             | '{' (key ':' value (',' key ':' value)*)? '}'     # dict
             | '{' values '}'                                    # set: an array
 
-and streams the JSON object it stands for: ``push(buf, pos, final) -> (delta, pos,
-hold)``, one delta per push. A positional argument takes the name of the schema parameter
+and streams the JSON object it stands for. It is a parser's step while a call's arguments
+stream (``read(buf, pos, out, final) -> (pos, hold)``, the ``FeedLoop`` contract): one
+``ToolCallArgs`` per step, and ``ended(out)`` called when the arguments end. A positional argument takes the name of the schema parameter
 at its position (``params``), else ``"_0"``, ``"_1"``, ... Dict keys that are numbers,
 booleans or ``None`` become strings, as ``json.dumps`` writes them. At most ``MAX_DEPTH``
 containers may be open.
@@ -28,22 +29,27 @@ containers, then, after the call's ``)``, ``]`` in a list, or outside one a mark
 f.py'`` reads as one string (vLLM's lfm2 suite). The check looks at most 256 characters
 ahead; valid Python always closes at the first unescaped quote.
 
-What it holds back (``hold``): a keyword until its ``=`` (at most ``max_keyword``
+What it holds back: a keyword until its ``=`` (at most ``max_keyword``
 characters); a scalar until its terminator (scanned once: the scan offset is kept); a
 string prefix, an opening quote that may be a triple one; inside a string a cut escape or
 a high surrogate escape, and a candidate closing quote with the text the check above
-needs. ``done``: the call's ``)`` was read, ``pos`` is past it. ``error``: malformed text
-at ``pos`` (the rest is not arguments); ``close`` closes what was read so that it loads.
+needs. The arguments end with ``done`` (the call's ``)`` was read; the step returns the
+position past it) or ``error`` (malformed text at the position returned: the rest is not
+arguments; ``close`` closes what was read so that it loads).
 
-Fast reads (``streamcall.text.fast``; the reference path is the token loop ``_read``):
+Fast reads, both in ``read`` (``streamcall.text.fast``; the reference path is the token
+loop, ``_read``, beside them):
 
-- ``_read_members``: at the call level, the common members (a plain keyword, ``=``, a bare
-  scalar or a short string with no backslash, ``,``) are read with about one regex per
-  chunk, whichever of those tokens the chunk begins in (``_MEMBER``, ``_SCALAR_REST``,
-  ``_STRING_REST``, ``_VALUE_REST``). They emit what the token loop emits and leave its
-  state, then the token loop goes on where they stopped.
-- ``_read_long_string``: inside a string that has filled a whole chunk, a chunk that is all
-  body (or body and a cut escape) is decoded at once.
+- the common members at the call level (a plain keyword, ``=``, a bare scalar or a short
+  string with no backslash, ``,``) are read with about one regex per chunk, whichever of
+  those tokens the chunk begins in (``_MEMBERS``, ``_SCALAR_REST``, ``_STRING_REST``,
+  ``_VALUE_REST``). They emit what the token loop emits and leave its state; the token loop
+  goes on where they stop;
+- inside a string that has filled a whole chunk, a chunk that is all body (or body and a
+  cut escape) is decoded at once.
+
+Both emit nothing the token loop would hold and hold nothing it would emit, so that a
+chunk's events are the same either way (``tests/formats/pythonic/test_pythonic_fast_reads.py``).
 """
 
 from __future__ import annotations
@@ -65,7 +71,7 @@ from streamcall.text.pyliteral import (
     STR,
     STRING_PREFIXES,
     body_run,
-    decode_body,
+    json_body,
     plain_body_run,
     quick_scalar,
     scalar_json,
@@ -209,7 +215,7 @@ class PythonArgs:
     def read(self, buf: str, pos: int, out: list[Event], final: bool) -> tuple[int, bool]:
         """Read ``buf`` from ``pos`` (the loop's step contract: ``(pos, hold)``)."""
         n = len(buf)
-        hold = False
+        hold = ended = False
         if not final and fast.FAST:
             if self._long_run is not None and self._state == _STRING:
                 # A chunk inside a long string that is one run of body up to its end, or up
@@ -221,16 +227,150 @@ class PythonArgs:
                     end - 6 >= pos and buf.startswith("\\u", end - 6)
                 ):
                     run = buf[pos:end] if pos or end < n else buf
-                    piece = _quote(decode_body(run, self._str_kind) if "\\" in run else run)
-                    if len(piece) > 2:  # (else nothing, or a line continuation)
-                        piece = piece[1:-1]
+                    piece = json_body(run, self._str_kind) if "\\" in run else _quote(run)[1:-1]
+                    if piece:  # (empty: nothing, or a line continuation)
                         self.parts.append(piece)
                         self._given += 1
                         out.append(ToolCallArgs(self.index, piece))
                     return end, end < n
-            pos, hold = self._read_members(buf, pos)
+            # The common members at the call level, from whichever token ``pos`` is in
+            # (``_MEMBERS``): they stop where the token loop must go on, or hold.
+            # Reference: ``_read``.
+            parts = self.parts
+            more = True
+            while more and pos < n:
+                # The rest of the current token at the call level, and the next member.
+                state = self._state
+                if state == _MEMBER:
+                    m = _MEMBERS.match(buf, pos)
+                    if m is None:
+                        break
+                    base = 0
+                elif state == _SCALAR:
+                    if not self._after_key or self._kinds[-1] != _CALL:
+                        break
+                    m = _SCALAR_REST.match(buf, pos + self._scanned)
+                    if m is None:
+                        break
+                    value = quick_scalar(buf[pos : m.start(1)])
+                    if value is None:  # the token loop says what is wrong
+                        break
+                    parts.append(value)
+                    self._after_key = False
+                    self._scanned = 0
+                    self._state = _MEMBER
+                    base = 1
+                elif state == _STRING:
+                    if (
+                        self._long_run is not None
+                        or len(self._quote) != 1
+                        or self._kinds[-1] != _CALL
+                    ):
+                        break
+                    m = _STRING_REST[self._quote].match(buf, pos)
+                    if m is None:
+                        break
+                    parts.append(_quote(m.group(1))[1:])
+                    self._state = _MEMBER
+                    base = 1
+                elif state == _VALUE:
+                    if not self._after_key or self._kinds[-1] != _CALL:
+                        break
+                    m = _VALUE_REST.match(buf, pos)
+                    if m is None:
+                        break
+                    scalar = m.group(1)
+                    if scalar is None:
+                        value = _quote(m.group(2) if m.group(3) is None else m.group(3))
+                    else:
+                        value = quick_scalar(scalar)
+                        if value is None:  # the token loop says what is wrong
+                            break
+                    parts.append(value)
+                    self._after_key = False
+                    self._state = _MEMBER
+                    base = 4
+                else:
+                    break
+                last: int = m.lastindex  # type: ignore[assignment]
+                more = False
+                while True:  # the members this match read (two at most)
+                    r = last - base
+                    if r <= 0:  # no member follows
+                        pos = m.end()
+                        more = True
+                        break
+                    if r >= 7:  # whole
+                        key, scalar, single, double = m.group(
+                            base + 1, base + 2, base + 3, base + 5
+                        )
+                        if scalar is None:
+                            value = _quote(single if double is None else double)
+                        else:
+                            value = LITERALS.get(scalar)
+                            if value is None:
+                                value = quick_scalar(scalar)
+                            if value is None:  # the token loop says what is wrong
+                                pos = m.start(base + 1)
+                                break
+                        counts = self._counts
+                        parts.append(f',"{key}":{value}' if counts[-1] else f'"{key}":{value}')
+                        counts[-1] += 1
+                        if r == 7:
+                            pos = m.end()
+                            more = True
+                            break
+                        base += 7
+                        continue
+                    pos = m.start(base + 1)
+                    if r == 1:  # a keyword cut before its value: held
+                        hold = n - pos <= self._max_keyword
+                        break
+                    # cut by the end of the buffer after its '=': the key, and the value begun
+                    key = m.group(base + 1)
+                    counts = self._counts
+                    text = f',"{key}":' if counts[-1] else f'"{key}":'
+                    counts[-1] += 1
+                    if r == 2:
+                        parts.append(text)
+                        self._after_key = True
+                        value = m.group(base + 2)
+                        if value:
+                            self._state = _SCALAR
+                            self._scanned = len(value)
+                            pos = m.start(base + 2)
+                            hold = True
+                            break
+                        self._state = _VALUE  # only blanks after the '='
+                        pos = n
+                        break
+                    # a string: cut in its body (r 3 or 5) or its closing quote last (r 4 or 6)
+                    body = base + 3 if r <= 4 else base + 5
+                    value = m.group(body)
+                    if not value:  # ' or '' at the end: held, as _string_open holds it
+                        parts.append(text)
+                        self._after_key = True
+                        self._state = _VALUE
+                        pos = m.start(body) - 1
+                        hold = True
+                        break
+                    q = "'" if r <= 4 else '"'
+                    self._quote = q
+                    self._str_kind = STR
+                    self._body_run = body_run(q, STR)
+                    self._long_run = None  # short, probably: the next chunk tries _STRING_REST
+                    parts.append(text + _quote(value)[:-1])
+                    self._state = _STRING
+                    if r & 1:
+                        pos = n
+                    else:  # the quote: _closes_here must see what follows it
+                        pos = m.start(body + 1)
+                        hold = True
+                    break
         if not hold and pos < n:
             pos, hold = self._read(buf, pos, final)
+            if self.done or self.error:
+                ended = True
         # the new pieces, as one delta
         parts = self.parts
         given = self._given
@@ -243,7 +383,7 @@ class PythonArgs:
                 self.parts = [delta]
                 self._given = 1
             out.append(ToolCallArgs(self.index, delta))
-        if self.done or self.error:
+        if ended:
             self._ended(out)
         return pos, hold
 
@@ -514,7 +654,7 @@ class PythonArgs:
                     end -= 6  # its low half may be in the next chunk
                     hold = end
             if end > pos:
-                self._add(_quote(decode_body(buf[pos:end], kind))[1:-1])
+                self._add(json_body(buf[pos:end], kind))
                 pos = end
             if hold >= 0:
                 return hold, True
@@ -554,7 +694,7 @@ class PythonArgs:
 
     def _long_string(self) -> None:
         """A whole chunk was string body: the string is long, and its next chunks are
-        read by ``_read_long_string``."""
+        decoded at once by ``read``'s fast read."""
         if self._long_run is None and self._brace_first is None:
             self._long_run = plain_body_run(self._quote[0], self._str_kind)
 
@@ -586,126 +726,3 @@ class PythonArgs:
             return int(c == "<" or (not self._in_list and c.isidentifier()))
 
     # -- the fast reads ---------------------------------------------------------------------
-
-    def _read_members(self, buf: str, pos: int) -> tuple[int, bool]:
-        """The common members at the call level, from whichever token ``pos`` is in (see
-        ``_MEMBERS``). Returns where they stopped, and whether to hold from there; the
-        token loop goes on from there otherwise."""
-        n = len(buf)
-        parts = self.parts
-        more = True
-        while more and pos < n:
-            # The rest of the current token at the call level, and the next member.
-            state = self._state
-            if state == _MEMBER:
-                m = _MEMBERS.match(buf, pos)
-                if m is None:
-                    break
-                base = 0
-            elif state == _SCALAR:
-                if not self._after_key or self._kinds[-1] != _CALL:
-                    break
-                m = _SCALAR_REST.match(buf, pos + self._scanned)
-                if m is None:
-                    break
-                value = quick_scalar(buf[pos : m.start(1)])
-                if value is None:  # the token loop says what is wrong
-                    break
-                parts.append(value)
-                self._after_key = False
-                self._scanned = 0
-                self._state = _MEMBER
-                base = 1
-            elif state == _STRING:
-                if self._long_run is not None or len(self._quote) != 1 or self._kinds[-1] != _CALL:
-                    break
-                m = _STRING_REST[self._quote].match(buf, pos)
-                if m is None:
-                    break
-                parts.append(_quote(m.group(1))[1:])
-                self._state = _MEMBER
-                base = 1
-            elif state == _VALUE:
-                if not self._after_key or self._kinds[-1] != _CALL:
-                    break
-                m = _VALUE_REST.match(buf, pos)
-                if m is None:
-                    break
-                scalar = m.group(1)
-                if scalar is None:
-                    value = _quote(m.group(2) if m.group(3) is None else m.group(3))
-                else:
-                    value = quick_scalar(scalar)
-                    if value is None:  # the token loop says what is wrong
-                        break
-                parts.append(value)
-                self._after_key = False
-                self._state = _MEMBER
-                base = 4
-            else:
-                break
-            last: int = m.lastindex  # type: ignore[assignment]
-            more = False
-            while True:  # the members this match read (two at most)
-                r = last - base
-                if r <= 0:  # no member follows
-                    pos = m.end()
-                    more = True
-                    break
-                if r >= 7:  # whole
-                    key, scalar, single, double = m.group(base + 1, base + 2, base + 3, base + 5)
-                    if scalar is None:
-                        value = _quote(single if double is None else double)
-                    else:
-                        value = LITERALS.get(scalar)
-                        if value is None:
-                            value = quick_scalar(scalar)
-                        if value is None:  # the token loop says what is wrong
-                            pos = m.start(base + 1)
-                            break
-                    counts = self._counts
-                    parts.append(f',"{key}":{value}' if counts[-1] else f'"{key}":{value}')
-                    counts[-1] += 1
-                    if r == 7:
-                        pos = m.end()
-                        more = True
-                        break
-                    base += 7
-                    continue
-                pos = m.start(base + 1)
-                if r == 1:  # a keyword cut before its value: held
-                    return pos, n - pos <= self._max_keyword
-                # cut by the end of the buffer after its '=': the key, and the value begun
-                key = m.group(base + 1)
-                counts = self._counts
-                text = f',"{key}":' if counts[-1] else f'"{key}":'
-                counts[-1] += 1
-                if r == 2:
-                    parts.append(text)
-                    self._after_key = True
-                    value = m.group(base + 2)
-                    if value:
-                        self._state = _SCALAR
-                        self._scanned = len(value)
-                        return m.start(base + 2), True
-                    self._state = _VALUE  # only blanks after the '='
-                    return n, False
-                # a string: cut in its body (r 3 or 5) or its closing quote last (r 4 or 6)
-                body = base + 3 if r <= 4 else base + 5
-                value = m.group(body)
-                if not value:  # ' or '' at the end: held, as _string_open holds it
-                    parts.append(text)
-                    self._after_key = True
-                    self._state = _VALUE
-                    return m.start(body) - 1, True
-                q = "'" if r <= 4 else '"'
-                self._quote = q
-                self._str_kind = STR
-                self._body_run = body_run(q, STR)
-                self._long_run = None  # short, probably: the next chunk tries _STRING_REST
-                parts.append(text + _quote(value)[:-1])
-                self._state = _STRING
-                if r & 1:
-                    return n, False
-                return m.start(body + 1), True  # the quote: _closes_here must see what follows
-        return pos, False
