@@ -30,7 +30,7 @@ from streamcall.text.pyargs import PythonArgs
 
 FORMATS = ["pythonic", "llama4_pythonic", "olmo3", "lfm2"]
 
-# Call bodies (``f(...)``) that reach every branch of the shortcuts and their edges.
+# Call bodies (``f(...)``) that reach every branch of the fast reads and their edges.
 BODIES = [
     SIMPLE,
     MORE_TYPES,
@@ -56,7 +56,7 @@ BODIES = [
     "f(a=1)",
     "f()",
     "mod.sub.f(a='v', b=None)",
-    # long strings, which fill whole chunks (feed's string path)
+    # long strings, which fill whole chunks (the long-string read; json_body)
     "f(text='" + '<div class="row">Ünï 東京 \\\\ path</div>\\n' * 4 + "', n=1)",
     "f(esc='" + "\\x41\\101\\u00e9\\ud83d\\ude00\\N{BULLET}\\\n" * 6 + "')",
     "f(d={'k': '" + "abc def " * 10 + "'}, s={'" + "xyz " * 20 + "', 2})",
