@@ -62,8 +62,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.text import MarkerFinder, Step, cut_marker
-from streamcall.text.pyargs import PythonArgs
+from streamcall.text import MarkerFinder, PythonArgs, Step, cut_marker
 
 __all__ = ["Mode", "PythonicCallsParser", "py_call", "py_literal"]
 

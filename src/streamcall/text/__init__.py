@@ -47,6 +47,7 @@ from streamcall.text.markers import (
     cut_marker,
     partial_marker_len,
 )
+from streamcall.text.pyargs import PythonArgs
 
 __all__ = [
     "CONTROL",
@@ -65,6 +66,7 @@ __all__ = [
     "JsonScan",
     "MarkerFinder",
     "PartialMarkers",
+    "PythonArgs",
     "Step",
     "StepFn",
     "StopMarkers",
