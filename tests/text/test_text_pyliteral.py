@@ -55,7 +55,7 @@ def test_json_body_fast_read_equals_its_reference(kind: int, text: str, quote: s
         ("a\\\\b\\nc\\td\\re", STR, "a\\\\b\\nc\\td\\re"),
         ('say "hi" \\\\', STR, 'say \\"hi\\" \\\\'),
         ("it\\'s", STR, "it's"),
-        ("q\\\"", STR, 'q\\"'),
+        ('q\\"', STR, 'q\\"'),
         ("\\x41\\101\\u00e9\\N{BULLET}", STR, "AAé•"),
         ("\\u00e9\\N{BULLET}", BYTES, "\\\\u00e9\\\\N{BULLET}"),  # not escapes in bytes
         ("\\d+\\n", RAW, "\\\\d+\\\\n"),
