@@ -12,6 +12,8 @@ standard library, and nothing in it knows a format.
 - ``jsonscan``: ``JsonScan``, the resumable validating scan of one JSON value;
 - ``args``: the argument streamers built on it;
 - ``bare``: objects written with bare keys and delimited strings, read as JSON;
+- ``pyliteral``, ``pyargs``: Python literals read as JSON, and ``PythonArgs``, a call's
+  arguments written as Python streamed as one JSON object;
 - ``fast``: the one switch that sends every fast read to its reference path.
 """
 
@@ -47,6 +49,7 @@ from streamcall.text.markers import (
     cut_marker,
     partial_marker_len,
 )
+from streamcall.text.pyargs import PythonArgs
 
 __all__ = [
     "CONTROL",
@@ -66,6 +69,7 @@ __all__ = [
     "JsonScan",
     "MarkerFinder",
     "PartialMarkers",
+    "PythonArgs",
     "Step",
     "StepFn",
     "StopMarkers",
