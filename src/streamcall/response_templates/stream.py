@@ -80,7 +80,7 @@ from streamcall.response_templates.oneshot import (
     watched,
 )
 from streamcall.response_templates.spec import Anchor, Field, ResponseTemplate, compile_template
-from streamcall.response_templates.tooltypes import tool_parameters
+from streamcall.response_templates.tooltypes import schema_types, tool_parameters
 from streamcall.text import ArgsStreamer, PartialMarkers
 
 __all__ = [
@@ -718,11 +718,13 @@ def _streamed_call_name(field: Field, captures: Mapping[str, str], tools: list[A
 
 
 def _typed_tool(name: str, tools: list[Any]) -> bool:
-    """Whether the request's tools would type some string argument of ``name``."""
-    for props_name, props in tool_parameters(tools).items():
-        if props_name == name:
-            return any(prop for prop in props.values())
-    return False
+    """Whether the request's tools could type a string argument of ``name`` as something
+    else (a parameter with a type other than ``string``): then the arguments come whole, as
+    ``parse_response`` types them, instead of streaming as written."""
+    properties = tool_parameters(tools).get(name) or {}
+    return any(
+        any(kind != "string" for kind in schema_types(schema)) for schema in properties.values()
+    )
 
 
 def calls_of(value: Any) -> Iterable[tuple[str, str]]:
