@@ -241,6 +241,7 @@ class ResponseStream:
         self._id_prefix = id_prefix
         self._calls = 0
         self._context = _context(compiled)
+        self._watch_lists: dict[str | None, list[_Watch]] = {}
         self._watches: dict[tuple[str, str], _Watch] = {}
         for f in compiled.fields:
             for kind, anchor in (("open", f.open), ("close", f.close)):
@@ -266,7 +267,7 @@ class ResponseStream:
         self._region_start = 0
         # streamed text of the current region
         self._started = False
-        self._spaces = ""
+        self._spaces: list[str] = []  # blanks at the region's end so far, held
         # a call streamed from its opener
         self._args: ArgsStreamer | None = None
         self._args_index = -1
@@ -334,12 +335,31 @@ class ResponseStream:
         while not self._dead:
             pos = self._pos
             waiting = None
+            current = self._current
+            watches = self._watch_lists.get(None if current is None else current.name)
+            if watches is None:
+                watches = self._watching(current)
+            if len(watches) == 1 and not final:
+                w = watches[0]
+                partial = w.partial
+                if partial is not None and w.reusable and (w.match is None or w.match.start < pos):
+                    # one literal to watch (a region's closer): no match means the text up
+                    # to a cut one is the region's (the common chunk, read without _look)
+                    local = max(pos, w.resume) - base
+                    if w.anchor.pattern.search(buf, local) is None:
+                        u = partial.start(buf, local)
+                        w.match = None
+                        w.resume = base + u
+                        if base + u > pos:
+                            self._add(out, buf[pos - base : u], pos)
+                            self._pos = base + u
+                        break
             best: _Watch | None = None
             best_match: _Match | None = None
             best_key: MatchKey | None = None
             undecided = base + n + 1
-            for kind, field in watched(self.template, self._current):
-                w = self._watches[(kind, field.name)]
+            for w in watches:
+                kind, field = w.kind, w.field
                 m, u = self._look(w, buf, base, pos, final)
                 undecided = min(undecided, u)
                 if u == pos and w.anchor.ahead is not None:
@@ -368,6 +388,13 @@ class ResponseStream:
             self._base = keep
         if waiting is not None:
             self._start_waiting(waiting)
+
+    def _watching(self, current: Field | None) -> list[_Watch]:
+        """The watches of what can end the current region (``oneshot.watched``), kept per
+        region."""
+        watches = [self._watches[(k, f.name)] for k, f in watched(self.template, current)]
+        self._watch_lists[None if current is None else current.name] = watches
+        return watches
 
     def _look(
         self, w: _Watch, buf: str, base: int, pos: int, final: bool
@@ -427,7 +454,7 @@ class ResponseStream:
             self._open_text = m.text
             self._region_start = m.start
             self._started = False
-            self._spaces = ""
+            self._spaces = []
             self._maybe_stream_call(out, w.field)
             return
         had_content = self._opened
@@ -447,7 +474,7 @@ class ResponseStream:
             self._region_start = at
             self._open_text = ""
             self._started = False
-            self._spaces = ""
+            self._spaces = []
         if not self._parts:
             self._separator(out, field)
         self._parts.append(piece)
@@ -465,11 +492,12 @@ class ResponseStream:
                 self._started = True
             body = piece.rstrip()
             spaces = piece[len(body) :]
+            held = self._spaces
             if body:
-                out.append(kind(self._spaces + body))
-                self._spaces = spaces
-            else:
-                self._spaces += spaces
+                out.append(kind("".join(held) + body if held else body))
+                self._spaces = [spaces] if spaces else []
+            elif spaces:
+                held.append(spaces)  # (a list: a long blank run in small chunks stays linear)
         else:
             out.append(kind(piece))
 
@@ -497,7 +525,7 @@ class ResponseStream:
         self._opened = False
         self._open_text = ""
         self._started = False
-        self._spaces = ""
+        self._spaces = []
 
     def _region_closed(self, out: list[Event], field: Field, value: Any) -> None:
         if self._args is not None:
