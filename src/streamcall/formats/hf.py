@@ -7,7 +7,13 @@ calls from ``tool_calls`` (docs/response-templates.md). ``T`` is anything
 ``tokenizer_config.json``). The name is not among ``formats()``: every other format reads
 a fixed syntax, this one reads the template it is given, and fails without it.
 
-It is not registered through ``FORMATS``; ``registry.tool_parser`` builds it by name.
+``reasoning_parser("hf", template=T)`` reads only the thinking fields (``thinking``,
+``reasoning_content``, ``reasoning``) out as ``Reasoning``, and releases everything else as
+written, their delimiters dropped: the text a tool parser after it reads (``hf`` again, or
+any format).
+
+Neither is registered through ``FORMATS`` or the reasoning table; ``registry.tool_parser``
+and ``reasoning.reasoning_parser`` build them by name.
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ from typing import Any, ClassVar
 
 from streamcall.events import Event
 from streamcall.formats._base import ToolParser, Tools
+from streamcall.reasoning._engine import ReasoningParser
 from streamcall.response_templates.spec import load_response_template
 from streamcall.response_templates.stream import ResponseStream
 
-__all__ = ["NAME", "HfToolParser"]
+__all__ = ["NAME", "HfReasoningParser", "HfToolParser"]
 
 NAME = "hf"
 
@@ -55,3 +62,24 @@ class HfToolParser(ToolParser):
     def message(self) -> dict[str, Any]:
         """``parse_response``'s dict for the text read (after ``finish``)."""
         return self._stream.message()
+
+
+class HfReasoningParser(ReasoningParser):
+    """A response template's thinking fields read as a stream, the rest released as text."""
+
+    def __init__(self, template: Any = None) -> None:
+        if template is None:
+            raise ValueError(MISSING_TEMPLATE.replace("tool_parser", "reasoning_parser"))
+        super().__init__(NAME)
+        self.template = load_response_template(template)
+        self._stream = ResponseStream(self.template, reasoning_only=True)
+
+    @property
+    def in_reasoning(self) -> bool:
+        return self._stream.in_reasoning
+
+    def feed(self, text: str) -> list[Event]:
+        return self._stream.feed(text)
+
+    def finish(self) -> list[Event]:
+        return self._stream.finish()

@@ -219,8 +219,12 @@ class ResponseStream:
         tools: Iterable[Any] | None = None,
         prefix: str = "",
         id_prefix: str = "call_",
+        reasoning_only: bool = False,
     ) -> None:
         self.template = compiled = compile_template(template)
+        # Only the thinking fields are read out: everything else is released as written
+        # (anchors included), for a tool parser after it (``reasoning_parser("hf")``).
+        self._reasoning_only = reasoning_only
         regex = _regex_module()
         patterns = [
             (f.name, key)
@@ -318,6 +322,12 @@ class ResponseStream:
         except Exception as exc:
             self._fail(out, exc, "internal error")
         return out
+
+    @property
+    def in_reasoning(self) -> bool:
+        """Whether the reader is in a thinking field's region."""
+        current = self._current
+        return current is not None and current.name in REASONING_FIELDS
 
     def message(self) -> dict[str, Any]:
         """``parse_response``'s dict for the text fed so far (call after ``finish``);
@@ -445,6 +455,8 @@ class ResponseStream:
 
     def _take(self, out: list[Event], w: _Watch, m: _Match) -> None:
         """Act on the winning match (the one-shot reader's rules)."""
+        if self._reasoning_only and m.text and w.field.name not in REASONING_FIELDS:
+            out.append(Text(m.text))
         if w.kind == "open":
             self._close_current(out, m.start)
             self._current = w.field
@@ -467,7 +479,13 @@ class ResponseStream:
 
     def _add(self, out: list[Event], piece: str, at: int) -> None:
         field = self._current
-        if not piece or field is None:
+        if not piece:
+            return
+        if self._reasoning_only and (field is None or field.name not in REASONING_FIELDS):
+            out.append(Text(piece))
+            if field is None:
+                return
+        elif field is None:
             return
         if not self._opened:
             self._opened = True
@@ -478,6 +496,8 @@ class ResponseStream:
         if not self._parts:
             self._separator(out, field)
         self._parts.append(piece)
+        if self._reasoning_only and field.name not in REASONING_FIELDS:
+            return
         if self._args is not None:
             self._stream_args(out, piece)
             return
@@ -528,6 +548,8 @@ class ResponseStream:
         self._spaces = []
 
     def _region_closed(self, out: list[Event], field: Field, value: Any) -> None:
+        if self._reasoning_only and field.name not in REASONING_FIELDS:
+            return
         if self._args is not None:
             self._end_streamed_call(out, value)
             return
@@ -553,6 +575,8 @@ class ResponseStream:
     ) -> None:
         if self._error is None:
             self._error = exc
+        if self._reasoning_only and field.name not in REASONING_FIELDS:
+            return  # (its text went out as written: the tool parser's to read)
         out.append(
             StreamError(
                 f"{type(exc).__name__}: {exc}",
@@ -571,7 +595,7 @@ class ResponseStream:
                 out.append(Text(text))
 
     def _message_finish(self, out: list[Event]) -> None:
-        if self._error is not None:
+        if self._error is not None or self._reasoning_only:
             return
         try:
             self._message.finish()
@@ -594,6 +618,8 @@ class ResponseStream:
         return index
 
     def _maybe_stream_call(self, out: list[Event], field: Field) -> None:
+        if self._reasoning_only:
+            return
         name = _streamed_call_name(field, self._captures, self._tools)
         if name is None:
             return
