@@ -30,6 +30,7 @@ from streamcall.events import StreamError, Text, ToolCallArgs, ToolCallEnd, Tool
 from streamcall.response_templates import _patterns, stream
 from streamcall.response_templates.stream import response_parser
 from streamcall.testing import chunk_at, chunk_every, coalesce, run
+from streamcall.text import fast
 
 pytestmark = pytest.mark.skipif(
     not _patterns.REGEX_INSTALLED, reason="the regex package (the templates extra) is missing"
@@ -280,3 +281,41 @@ def test_linear_in_the_stream(make: Any) -> None:
     a = min(_seconds(template, small) for _ in range(3))
     b = min(_seconds(template, big) for _ in range(3))
     assert b < 8 * a, (a, b)
+
+
+# --- the fast reads --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", WITH_SAMPLES, ids=lambda e: e.id)
+@given(data=st.data())
+def test_fast_reads_change_nothing(entry: Collected, data: st.DataObject) -> None:
+    """The same events with the fast reads on and on their reference path, any chunking."""
+    vocabulary = PIECES[entry.id] + entry.samples
+    text = data.draw(st.lists(st.sampled_from(vocabulary), max_size=8).map("".join), "text")
+    cuts = data.draw(st.lists(st.integers(1, max(1, len(text) - 1)), max_size=12), "cuts")
+    for chunks in (chunk_at(text, cuts), chunk_every(text, 7)):
+        fast_events = run(response_parser(entry.template), chunks)
+        with fast.reference():
+            reference_events = run(response_parser(entry.template), chunks)
+        assert fast_events == reference_events, chunks
+
+
+def test_the_lead_read_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk with none of the watched anchors' first characters is read with no search
+    (the general look does not run); with the fast reads off it does."""
+    template = ref.load_ecosystem()["trl"]["qwen3"]
+    calls: list[int] = []
+    look = stream.ResponseStream._look
+
+    def counting(self: Any, *args: Any) -> Any:
+        calls.append(1)
+        return look(self, *args)
+
+    monkeypatch.setattr(stream.ResponseStream, "_look", counting)
+    parser = response_parser(template)
+    parser.feed("plain text with no markers")
+    assert calls == []
+    with fast.reference():
+        parser = response_parser(template)
+        parser.feed("plain text with no markers")
+    assert calls

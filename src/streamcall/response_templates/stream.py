@@ -28,6 +28,11 @@ decided as early as the text allows and never differently in any chunking:
   reader's position exactly when what it looks for comes later. Until that is found (or
   the stream ends) nothing after the position is decided: the chunks are kept in a list,
   and only the looked-for pattern is searched, from where its own search stopped.
+- **Fast reads** (``streamcall.text.fast``; with it off, every chunk takes the general
+  look): where every watched anchor must start with one of a few characters
+  (``_lead_chars``) and none is in the rest of the text, all of it is the region's with no
+  search; where one literal is watched (a region's closer) and it is not there, the text up
+  to a cut one is the region's, read without the general look.
 - **Searches resume.** Each anchor remembers its last final match and the position before
   which it cannot match; a search starts there, never at the start of the held text.
   Lookbehind sees up to ``LOOKBEHIND`` characters before the reader's position.
@@ -81,7 +86,7 @@ from streamcall.response_templates.oneshot import (
 )
 from streamcall.response_templates.spec import Anchor, Field, ResponseTemplate, compile_template
 from streamcall.response_templates.tooltypes import schema_types, tool_parameters
-from streamcall.text import ArgsStreamer, PartialMarkers
+from streamcall.text import ArgsStreamer, PartialMarkers, fast
 
 __all__ = [
     "CALL_FIELDS",
@@ -118,6 +123,37 @@ def _context(template: ResponseTemplate) -> int:
                 for m in _LOOKBEHIND_HINT.finditer(source):
                     need = max(need, LOOKBEHIND if m.group().startswith("(?<") else 1)
     return need
+
+
+_META = frozenset("\\.^$*+?{}[]|()")
+_ZERO_OK = frozenset("?*{")
+# an unescaped ``|`` (also one in a class, which is only cautious), or inline flags
+_ALTERNATION_OR_FLAGS = re.compile(r"(?<!\\)(?:\\\\)*\||\(\?[aiLmsuxV0-9-]")
+
+
+def _lead_chars(anchor: Anchor) -> str | None:
+    """The characters every match of ``anchor`` starts with, when that is plain to see: the
+    literals' first characters, or a pattern that starts with one literal character (plain,
+    or escaped punctuation) not made optional, with no ``|`` and no inline flags anywhere.
+    None otherwise."""
+    if anchor.literals is not None:
+        return "".join(sorted({s[0] for s in anchor.literals}))
+    if anchor.ahead is not None:
+        return None
+    source = anchor.pattern.pattern
+    if not source or _ALTERNATION_OR_FLAGS.search(source) is not None:
+        return None
+    if source[0] == "\\":
+        if len(source) < 2 or source[1].isalnum() or source[1].isspace():
+            return None
+        first, rest = source[1], source[2:]
+    elif source[0] in _META or source[0].isspace():
+        return None
+    else:
+        first, rest = source[0], source[1:]
+    if rest[:1] in _ZERO_OK:
+        return None
+    return first
 
 
 def _regex_module() -> Any:
@@ -246,6 +282,7 @@ class ResponseStream:
         self._calls = 0
         self._context = _context(compiled)
         self._watch_lists: dict[str | None, list[_Watch]] = {}
+        self._leads: dict[str | None, re.Pattern[str] | None] = {}
         self._watches: dict[tuple[str, str], _Watch] = {}
         for f in compiled.fields:
             for kind, anchor in (("open", f.open), ("close", f.close)):
@@ -349,7 +386,23 @@ class ResponseStream:
             watches = self._watch_lists.get(None if current is None else current.name)
             if watches is None:
                 watches = self._watching(current)
-            if len(watches) == 1 and not final:
+            lead_re = self._leads[None if current is None else current.name]
+            if (
+                lead_re is not None
+                and not final
+                and fast.FAST
+                and lead_re.search(buf, pos - base) is None
+            ):
+                # no watched anchor can start (or start to arrive) in the rest: it is all
+                # the region's text, with no search (the common chunk)
+                for w in watches:
+                    w.match = None
+                    w.resume = base + n
+                if base + n > pos:
+                    self._add(out, buf[pos - base :], pos)
+                    self._pos = base + n
+                break
+            if len(watches) == 1 and not final and fast.FAST:
                 w = watches[0]
                 partial = w.partial
                 if partial is not None and w.reusable and (w.match is None or w.match.start < pos):
@@ -401,9 +454,16 @@ class ResponseStream:
 
     def _watching(self, current: Field | None) -> list[_Watch]:
         """The watches of what can end the current region (``oneshot.watched``), kept per
-        region."""
+        region, with the class of characters one of them must start with (``_leads``)."""
         watches = [self._watches[(k, f.name)] for k, f in watched(self.template, current)]
-        self._watch_lists[None if current is None else current.name] = watches
+        key = None if current is None else current.name
+        self._watch_lists[key] = watches
+        leads = [_lead_chars(w.anchor) for w in watches]
+        lead_re = None
+        if watches and all(lead is not None for lead in leads):
+            chars = sorted({c for lead in leads if lead for c in lead})
+            lead_re = re.compile("[" + "".join(re.escape(c) for c in chars) + "]")
+        self._leads[key] = lead_re
         return watches
 
     def _look(
