@@ -274,7 +274,6 @@ class ResponseStream:
                 f"Field '{name}': streaming a {key} needs partial matching at the end of the "
                 f"text, which the regex package gives: {_patterns.EXTRA_HINT}"
             )
-        self._regex = regex
         self._tools = list(tools or [])
         self._message = Message(compiled, tool_parameters(self._tools))
         self._error: Exception | None = None
