@@ -319,3 +319,14 @@ def test_the_lead_read_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
         parser = response_parser(template)
         parser.feed("plain text with no markers")
     assert calls
+
+
+def test_a_body_that_is_no_object_is_no_call() -> None:
+    """Where the arguments would stream, the call starts at the body's '{': a body that is
+    another JSON value gives no call, as the dict has none (found by the differential
+    test with TRL's gpt-oss template)."""
+    template = ref.load_ecosystem()["trl"]["gptoss"]
+    text = "to=functions.get_weather<|channel|>commentary json<|message|>true"
+    check_text(template, text)
+    for chunks in ([text], chunk_every(text, 1)):
+        assert not any(isinstance(e, ToolCallStart) for e in run(response_parser(template), chunks))

@@ -46,7 +46,7 @@ field's value at each region's close (``{"function": {"name", "arguments"}}`` or
 them), each as ``ToolCallStart``, one ``ToolCallArgs`` and ``ToolCallEnd``; where the
 region's body is the arguments JSON itself (content ``json`` with no dialect knobs and a
 transform that places ``{content}`` as the arguments and a capture as the name), the call
-starts at its opener and the arguments stream as JSON deltas as they are read
+starts at the body's ``{`` (a body that is another JSON value is no call) and the arguments stream as JSON deltas as they are read
 (``ArgsStreamer``).
 
 ``feed`` and ``finish`` never raise. A region whose content parser rejects it, or a
@@ -310,7 +310,8 @@ class ResponseStream:
         self._spaces: list[str] = []  # blanks at the region's end so far, held
         # a call streamed from its opener
         self._args: ArgsStreamer | None = None
-        self._args_index = -1
+        self._args_index = -1  # the call's index once started
+        self._args_name = ""
         self._args_tail = ""
         self._args_bad = False
         # the events of the prompt's rest, given with the first call
@@ -610,8 +611,10 @@ class ResponseStream:
         if self._reasoning_only and field.name not in REASONING_FIELDS:
             return
         if self._args is not None:
-            self._end_streamed_call(out, value)
-            return
+            if self._args_index >= 0:
+                self._end_streamed_call(out, value)
+                return
+            self._args = None  # its body did not start with '{': the call comes whole
         if field.name in CALL_FIELDS:
             for name, arguments in calls_of(value):
                 index = self._start(out, name)
@@ -644,8 +647,10 @@ class ResponseStream:
             )
         )
         if self._args is not None:
-            self._end_streamed_call(out, None)
-            return
+            if self._args_index >= 0:
+                self._end_streamed_call(out, None)
+                return
+            self._args = None
         if field.name in CALL_FIELDS or (
             field.name in CONTENT_FIELDS and _stream_kind(field) is None
         ):
@@ -682,8 +687,10 @@ class ResponseStream:
         name = _streamed_call_name(field, self._captures, self._tools)
         if name is None:
             return
+        # the call starts at the body's '{' (a body that is not an object is no call)
         self._args = ArgsStreamer()
-        self._args_index = self._start(out, name)
+        self._args_name = name
+        self._args_index = -1
         self._args_tail = ""
         self._args_bad = False
 
@@ -702,6 +709,8 @@ class ResponseStream:
                 self._args_bad = True
                 return
             buf = buf[lead:]
+            if self._args_index < 0:
+                self._args_index = self._start(out, self._args_name)
         delta, resume = args.push_more(buf, 0)
         if args.error:
             self._args_bad = True
