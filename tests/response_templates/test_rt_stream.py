@@ -297,7 +297,8 @@ def test_fast_reads_change_nothing(entry: Collected, data: st.DataObject) -> Non
         fast_events = run(response_parser(entry.template), chunks)
         with fast.reference():
             reference_events = run(response_parser(entry.template), chunks)
-        assert fast_events == reference_events, chunks
+        # (the argument deltas may be cut at other places: compared coalesced)
+        assert coalesce(fast_events) == coalesce(reference_events), chunks
 
 
 def test_the_lead_read_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
