@@ -242,13 +242,7 @@ def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
     fmt, model, reasoning = args.format, args.model, args.reasoning
     thinking = {"on": True, "off": False}.get(args.thinking or "")
     if fmt is None and model is None:
-        what = "delta.content" if sse else "the text"
-        _note(
-            f"no --format or --model: {what} passes through unparsed"
-            + (" (only --reasoning is applied)" if reasoning else "")
-            + "; choose a tool-call format with --format NAME, or route one from the model "
-            "id with --model ID (see `streamcall formats`)"
-        )
+        fmt = "auto"  # sniffed from the text; _cmd_parse says what was chosen
     try:
         if sse:
             from streamcall.stream import StreamParser
@@ -256,8 +250,6 @@ def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
             return StreamParser(
                 fmt, model=model, tools=tools, reasoning=reasoning, thinking=thinking
             )
-        if fmt is None and model is None and reasoning is None:
-            return _TextFeeder(None)
         from streamcall.output import output_parser
 
         parser = output_parser(
@@ -271,6 +263,35 @@ def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
         return _TextFeeder(parser)
     except ValueError as exc:
         raise CLIError(str(exc)) from None
+
+
+def _sniffer(feeder: _Feeder) -> Any | None:
+    """The ``auto`` tool parser inside a feeder, if the format is being sniffed."""
+    from streamcall.formats.auto import AutoParser
+
+    output = getattr(feeder, "_parser", None) or getattr(feeder, "_text", None)
+    tools = getattr(output, "tools", None)
+    return tools if isinstance(tools, AutoParser) else None
+
+
+def _say_sniffed(sniffer: Any, sse: bool, reasoning: str | None) -> None:
+    """What the sniffing chose, on stderr: the format, or that the text passed through."""
+    hint = (
+        "choose a tool-call format with --format NAME, or route one from the model id with "
+        "--model ID (see `streamcall formats`)"
+    )
+    if sniffer.chosen is not None:
+        _note(
+            f"no --format or --model: the format sniffed from the text is {sniffer.chosen} "
+            f"(its first tool-call marker decided); {hint}"
+        )
+        return
+    what = "delta.content" if sse else "the text"
+    _note(
+        f"no --format or --model: {what} passes through unparsed (no tool-call marker in it"
+        + ("; only --reasoning is applied" if reasoning else "")
+        + f"); {hint}"
+    )
 
 
 def _pieces(data: bytes, size: int | None) -> Iterator[bytes]:
@@ -341,6 +362,7 @@ def _cmd_parse(args: argparse.Namespace) -> int:
     sink = _make_sink(args, live)
     progress = _Progress(len(data), not live)
     fold = _Fold()
+    sniffer = _sniffer(feeder)
     try:
         for piece in _chunked_text_bytes(data, chunk, sse):
             events = feeder.feed(piece)
@@ -348,9 +370,14 @@ def _cmd_parse(args: argparse.Namespace) -> int:
                 fold.add(ev)
             sink.events(events)
             progress.step(len(piece))
+            if sniffer is not None and sniffer.chosen is not None:
+                _say_sniffed(sniffer, sse, args.reasoning)
+                sniffer = None
             if delay:
                 time.sleep(delay)
         events = feeder.finish()
+        if sniffer is not None:
+            _say_sniffed(sniffer, sse, args.reasoning)
         if getattr(feeder, "ended_early", False):
             fold.cut = True
             events.append(
