@@ -691,6 +691,10 @@ def _cmd_formats(args: argparse.Namespace) -> int:
         routes = _routes_text(r["routes"], f"--format {r['name']}")
         lines.append(f"  {r['name']:<{width}}  {r['family']}{alias}")
         lines.append(f"  {'':<{width}}  {routes}")
+    lines.append(
+        f"  {'auto':<{width}}  the format whose marker comes first in the text (sniffed; the "
+        "default of `streamcall parse` with neither --format nor --model)"
+    )
     lines.append("")
     lines.append("Reasoning formats (--reasoning NAME):")
     width = max((len(r["name"]) for r in reasoning_rows), default=4)
