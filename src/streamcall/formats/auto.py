@@ -11,7 +11,8 @@ Modes:
               the marker's rule reads its window: it decides a format, says the marker is
               text after all (sniffing goes on after it), or waits for more of the window
     CHOSEN    every chunk goes to the chosen format's parser, which was fed the text from
-              the marker on; ``chosen`` names it
+              the marker on; ``chosen`` names it (its ``feed`` is bound in place of this
+              one, so that a chunk costs no extra call)
 
 So the result is that format's own parser run on the whole text: the text before the marker
 is text to every format (whitespace before the first call is text, README "Malformed output
@@ -273,12 +274,6 @@ class AutoParser(ToolParser):
         self._parser: ToolParser | None = None
         self._steps = (self._sniff,)
 
-    def feed(self, text: str) -> list[Event]:
-        parser = self._parser
-        if parser is not None:
-            return parser.feed(text)
-        return super().feed(text)
-
     def finish(self) -> list[Event]:
         parser = self._parser
         if parser is not None:
@@ -307,5 +302,7 @@ class AutoParser(ToolParser):
         parser = parser_class(name)(self.tools, id_prefix=self.id_prefix)
         self.chosen = name
         self._parser = parser
+        # from here on every chunk is the chosen parser's: its own feed answers, bound here
+        self.feed = parser.feed  # type: ignore[method-assign]
         out.extend(parser.feed(buf[end:]))
         return len(buf), False

@@ -282,3 +282,25 @@ def test_auto_is_not_listed_as_a_format() -> None:
     # formats() lists the formats; auto picks one of them
     assert "auto" not in formats()
     assert parser_class("auto") is AutoParser
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<tool_calls:" + "a" * 60 + " not HY " * 3,  # a suffix, then text: the marker is text
+        "<tool_calls are fine " * 40,  # the marker is text, again and again
+        "<tool_cal" * 100 + "x",  # partial markers, each released once it cannot grow
+        "plain words, [brackets] and <tags>, f-strings, functools and ]<] too " * 30,
+        "<tool_call>" + "a" * 3000,  # a name that never ends: decided at the window's end
+    ],
+)
+def test_what_is_held_is_bounded(text: str) -> None:
+    """Linear by construction: what is held between chunks is a partial marker, or a marker
+    and its window, never more; so no chunk re-reads more than that."""
+    longest = max(map(len, MARKERS))
+    parser = tool_parser("auto")
+    assert isinstance(parser, AutoParser)
+    for ch in text:
+        parser.feed(ch)
+        assert len(parser._tail) <= max(WINDOW, longest)
+    check_auto(text)
