@@ -4,12 +4,16 @@
 - ``parse`` reads model text or an SSE capture (from a file, a bundled example or stdin),
   feeds it through the library in chunks of ``--chunk`` and writes JSON-lines events, the
   final message (``--message``), or a live view (``--live``: rich when it is installed
-  and stdout is a terminal, a plain growing transcript otherwise).
+  and stdout is a terminal, a plain growing transcript otherwise). The formats come from
+  ``--format``/``--reasoning``, a model id (``--model``), a checkpoint directory
+  (``--model-dir``, through ``detect``) or a response template (``--response-template``);
+  with none of them the tool-call format is sniffed (``auto``), and stderr says what was
+  chosen.
 - ``formats`` lists tool-call formats (model family, routing patterns) and reasoning formats.
 - ``detect`` says which formats a checkpoint writes, read off its directory, its
   ``tokenizer_config.json`` or a chat template file (``streamcall.detect``).
 - ``serve`` starts the OpenAI-compatible proxy (``streamcall.server``; needs the ``server``
-  extra, imported only here).
+  extra, imported only here); ``--model-dir`` reads its formats off the served checkpoint.
 - ``bench`` runs ``python -m benchmarks`` from a source checkout.
 
 Only the standard library is imported at module level; rich and the server stack are
