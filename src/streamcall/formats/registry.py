@@ -138,6 +138,10 @@ def parser_class(name: str) -> type[ToolParser]:
     try:
         return registry[name]
     except KeyError:
+        if name == "auto":  # not a format: it picks one from the text (formats/auto.py)
+            from streamcall.formats.auto import AutoParser
+
+            return AutoParser
         known = ", ".join(sorted(registry))
         raise ValueError(f"unknown tool-call format {name!r}; known formats: {known}") from None
 
