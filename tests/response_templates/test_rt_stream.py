@@ -16,7 +16,6 @@ and outputs drawn from each template's vocabulary.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -251,36 +250,9 @@ def test_pattern_anchors_need_the_regex_package(monkeypatch: pytest.MonkeyPatch)
     assert parser.message() == {"content": "c"}
 
 
-# --- linear time ---------------------------------------------------------------------------
-
-LOOKAHEAD = ref.load_ecosystem()["trl"]["nemotron_3"]
-
-
-def _seconds(template: Any, text: str) -> float:
-    parser = response_parser(template)
-    t0 = time.process_time()  # CPU time: a loaded machine's other work disturbs it less
-    for i in range(0, len(text), 7):
-        parser.feed(text[i : i + 7])
-    parser.finish()
-    return time.process_time() - t0
-
-
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda n: ("lookahead", LOOKAHEAD, "x" * n + "</think>ok"),
-        lambda n: ("arguments", ARGS_TEMPLATE, '<call name=f>{"a": "' + "y" * n + '"}</call>'),
-    ],
-    ids=["lookahead", "arguments"],
-)
-def test_linear_in_the_stream(make: Any) -> None:
-    """Four times the text costs about four times as long, not sixteen (7-character
-    chunks; a generous bound, on a shared machine)."""
-    _, template, small = make(40_000)
-    _, _, big = make(160_000)
-    a = min(_seconds(template, small) for _ in range(3))
-    b = min(_seconds(template, big) for _ in range(3))
-    assert b < 8 * a, (a, b)
+# Linear time is not asserted here (timings do not belong in the test suite, on shared
+# machines): ``python -m benchmarks templates`` measures it (growth exponents from 4 KB to
+# 1 MB, a lookahead-opened field and streamed arguments included).
 
 
 # --- the fast reads --------------------------------------------------------------------------
