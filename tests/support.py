@@ -172,3 +172,24 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b) and type(a) is type(b)
+
+
+# Arguments texts of vLLM's tool-parser tests (Apache-2.0, copyright the vLLM project), which
+# several of its suites share: every JSON type, and the escapes a string may hold.
+VLLM_VARIOUS_ARGS = """{
+    "string_field": "hello",
+    "int_field": 42,
+    "float_field": 3.14,
+    "bool_field": true,
+    "null_field": null,
+    "array_field": ["a", "b", "c"],
+    "object_field": {"nested": "value"},
+    "empty_array": [],
+    "empty_object": {}
+  }"""
+VLLM_ESCAPED_ARGS = """{
+    "quoted": "He said \\"hello\\"",
+    "path": "C:\\\\Users\\\\file.txt",
+    "newline": "line1\\nline2",
+    "unicode": "emoji: 🎉"
+  }"""
