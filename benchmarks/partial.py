@@ -24,7 +24,8 @@ tool call's arguments still streaming), beside each peer's one parse, in these s
 long string above, a code file (one long ASCII string with escapes on every line), ASCII
 prose (one long string with no escape), many keys, and a list of small objects (bracket-
 dense). The cut document is also timed with streamcall's one-shot fast path off (the whole
-text through the scanner), interleaved with it on.
+text through the scanner), interleaved with it on, and, where the optional compiled JSON
+library (orjson, the ``fast`` extra) is installed, without it: the pure-Python figure.
 
 A peer whose quadratic loop would take too long is timed at evenly spaced reads only, and
 its total is the mean read time times the number of reads: the output says so. Times are
@@ -44,6 +45,7 @@ from typing import Any
 
 from benchmarks._util import best_of, growth_exponent, table
 from streamcall import PartialJSON, parse_partial_json
+from streamcall.text import jsonstring
 
 CHUNK = 7
 SIZES = (4096, 16384, 65536)
@@ -360,6 +362,16 @@ def _interleaved(fns: list[Callable[[], object]], rounds: int = 9, number: int =
     return best
 
 
+def _pure_parse(text: str) -> Any:
+    """parse_partial_json as without the optional compiled library (orjson)."""
+    saved = jsonstring._compiled_loads
+    jsonstring._compiled_loads = None
+    try:
+        return parse_partial_json(text)
+    finally:
+        jsonstring._compiled_loads = saved
+
+
 def single_shot(found: dict[str, Parser]) -> None:
     rows: list[list[object]] = []
     cut_rows: list[list[object]] = []
@@ -391,15 +403,32 @@ def single_shot(found: dict[str, Parser]) -> None:
         fast_ab, reference = _oneshot_ab(cut)
         jiter_cut = math.nan
         fast = fast_ab
+        pure = math.nan
+        fns: list[Callable[[], object]] = [lambda c=cut: parse_partial_json(c)]
+        if jsonstring._compiled_loads is not None:
+            fns.append(lambda c=cut: _pure_parse(c))
         if "jiter" in found:
-            jit = found["jiter"]
-            # streamcall and jiter in alternation, round by round: the same machine state.
-            fast, jiter_cut = _interleaved(
-                [lambda c=cut: parse_partial_json(c), lambda c=cut, j=jit: j(c)]
-            )
+            fns.append(lambda c=cut, j=found["jiter"]: j(c))
+        # streamcall (with and without orjson) and jiter in alternation, round by round:
+        # the same machine state.
+        times = _interleaved(fns)
+        fast = times[0]
+        if jsonstring._compiled_loads is not None:
+            pure = times[1]
+        if "jiter" in found:
+            jiter_cut = times[-1]
         cut_rows.append(
             [f"{label}: streamcall parse_partial_json", fast * 1e6, 1.0, fast / jiter_cut]
         )
+        if not math.isnan(pure):
+            cut_rows.append(
+                [
+                    f"{label}: streamcall, pure Python (no orjson)",
+                    pure * 1e6,
+                    pure / fast,
+                    pure / jiter_cut,
+                ]
+            )
         cut_rows.append(
             [
                 f"{label}: streamcall, one-shot fast path off",
@@ -425,6 +454,12 @@ def single_shot(found: dict[str, Parser]) -> None:
     ours = [r for r in cut_rows if str(r[0]).endswith(": streamcall parse_partial_json")]
     worst = max(ours, key=lambda r: float(r[3]))  # type: ignore[arg-type]
     print(f"worst streamcall × jiter on a cut document: {float(worst[3]):.2f} ({worst[0]})")  # type: ignore[arg-type]
+    pure_rows = [r for r in cut_rows if "pure Python" in str(r[0])]
+    if pure_rows:
+        worst = max(pure_rows, key=lambda r: float(r[3]))  # type: ignore[arg-type]
+        print(f"worst without orjson: {float(worst[3]):.2f} ({worst[0]})")  # type: ignore[arg-type]
+    else:
+        print("orjson is not installed: the figures above are the pure-Python ones")
 
 
 def _ms(times: list[float]) -> list[float]:

@@ -201,3 +201,21 @@ def every(text: str, size: int | None) -> list[str]:
     if size is None:
         return [text]
     return [text[i : i + size] for i in range(0, len(text), size)]
+# Arguments texts of vLLM's tool-parser tests (Apache-2.0, copyright the vLLM project), which
+# several of its suites share: every JSON type, and the escapes a string may hold.
+VLLM_VARIOUS_ARGS = """{
+    "string_field": "hello",
+    "int_field": 42,
+    "float_field": 3.14,
+    "bool_field": true,
+    "null_field": null,
+    "array_field": ["a", "b", "c"],
+    "object_field": {"nested": "value"},
+    "empty_array": [],
+    "empty_object": {}
+  }"""
+VLLM_ESCAPED_ARGS = """{
+    "quoted": "He said \\"hello\\"",
+    "path": "C:\\\\Users\\\\file.txt",
+    "newline": "line1\\nline2",
+    "unicode": "emoji: 🎉"

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall import repair_json, testing, tool_parser
+from streamcall import PartialJSON, parse_partial_json, repair_json, testing, tool_parser
 from streamcall.formats._base import UniqueIds
 from streamcall.partial.incremental import MAX_DEPTH
 from support import check_contract, summary
@@ -333,3 +333,24 @@ def test_kimi_repeating_one_id_for_every_call(data: st.DataObject) -> None:
         "functions.get_weather:0",
         *(f"functions.get_weather:0~{k}" for k in range(2, 41)),
     ]
+
+
+# -- the campaign: partial JSON ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # found by `python -m fuzz partial` (minimised): a comma right after an opener is
+        # junk, so the key string after it is not read; the one-shot path read it
+        '[{,"rt_`okens_^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+        '{,"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz',
+        '[,"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz',
+        '{"a": 1, "b": [,"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz',
+        '{"a":,"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklm',
+    ],
+)
+def test_a_comma_where_a_value_should_be_ends_the_document(text: str) -> None:
+    scanner = PartialJSON()
+    scanner.feed(text)
+    assert parse_partial_json(text) == json.loads(repair_json(text)) == scanner.value

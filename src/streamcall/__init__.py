@@ -52,6 +52,7 @@ from streamcall.response_templates import (
     ResponseTemplate,
     load_response_template,
     parse_response,
+    response_parser,
     response_template_for,
 )
 
@@ -135,6 +136,7 @@ __all__ = [
     "reasoning_formats",
     "reasoning_parser",
     "repair_json",
+    "response_parser",
     "response_template_for",
     "thinking_requested",
     "tool_parser",

@@ -4,12 +4,16 @@
 - ``parse`` reads model text or an SSE capture (from a file, a bundled example or stdin),
   feeds it through the library in chunks of ``--chunk`` and writes JSON-lines events, the
   final message (``--message``), or a live view (``--live``: rich when it is installed
-  and stdout is a terminal, a plain growing transcript otherwise).
+  and stdout is a terminal, a plain growing transcript otherwise). The formats come from
+  ``--format``/``--reasoning``, a model id (``--model``), a checkpoint directory
+  (``--model-dir``, through ``detect``) or a response template (``--response-template``);
+  with none of them the tool-call format is sniffed (``auto``), and stderr says what was
+  chosen.
 - ``formats`` lists tool-call formats (model family, routing patterns) and reasoning formats.
 - ``detect`` says which formats a checkpoint writes, read off its directory, its
   ``tokenizer_config.json`` or a chat template file (``streamcall.detect``).
 - ``serve`` starts the OpenAI-compatible proxy (``streamcall.server``; needs the ``server``
-  extra, imported only here).
+  extra, imported only here); ``--model-dir`` reads its formats off the served checkpoint.
 - ``bench`` runs ``python -m benchmarks`` from a source checkout.
 
 Only the standard library is imported at module level; rich and the server stack are
@@ -238,17 +242,69 @@ def looks_like_sse(data: bytes) -> bool:
     return head.startswith(_SSE_PREFIXES)
 
 
+def _checkpoint(args: argparse.Namespace) -> Any | None:
+    """What ``--model-dir`` or ``--response-template`` says to parse with (a ``Detected``),
+    said on stderr; None when neither is given."""
+    from streamcall.detect import detect, detect_response_template
+
+    if args.model_dir is None and args.response_template is None:
+        return None
+    given = [
+        flag
+        for flag, value in (("--format", args.format), ("--model", args.model))
+        if value is not None
+    ]
+    if args.model_dir is not None and args.response_template is not None:
+        given.append("--response-template")
+    source = "--model-dir" if args.model_dir is not None else "--response-template"
+    if given:
+        raise CLIError(f"{source} decides the formats: drop {' and '.join(given)}")
+    if args.model_dir is not None:
+        if not Path(args.model_dir).is_dir():
+            raise CLIError(f"--model-dir {args.model_dir!r}: not a directory")
+        try:
+            found = detect(Path(args.model_dir))
+        except (OSError, ValueError) as exc:
+            raise CLIError(str(exc)) from None
+    else:
+        from streamcall.response_templates import load_response_template
+
+        if args.reasoning is not None:
+            raise CLIError("--response-template decides the reasoning too: drop --reasoning")
+        try:
+            template = load_response_template(args.response_template).as_dict()
+        except (OSError, ValueError, LookupError) as exc:
+            raise CLIError(f"--response-template {args.response_template!r}: {exc}") from None
+        found = detect_response_template(template, where=args.response_template)
+    _note(
+        f"{source}: tool-call format {found.format or 'none found (sniffed from the text)'}, "
+        f"reasoning {found.reasoning or 'none'} ({found.why})"
+    )
+    if args.reasoning is not None:
+        if found.template is not None:
+            _note("--reasoning is ignored: the response template decides the reasoning")
+        else:
+            import dataclasses
+
+            found = dataclasses.replace(found, reasoning=args.reasoning)
+    return found
+
+
 def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
     fmt, model, reasoning = args.format, args.model, args.reasoning
     thinking = {"on": True, "off": False}.get(args.thinking or "")
+    found = _checkpoint(args)
+    if found is not None:
+        from streamcall.detect import output_parser_for, stream_parser_for
+
+        try:
+            if sse:
+                return stream_parser_for(found, tools=tools, thinking=thinking)
+            return _TextFeeder(output_parser_for(found, tools=tools, thinking=thinking))
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
     if fmt is None and model is None:
-        what = "delta.content" if sse else "the text"
-        _note(
-            f"no --format or --model: {what} passes through unparsed"
-            + (" (only --reasoning is applied)" if reasoning else "")
-            + "; choose a tool-call format with --format NAME, or route one from the model "
-            "id with --model ID (see `streamcall formats`)"
-        )
+        fmt = "auto"  # sniffed from the text; _cmd_parse says what was chosen
     try:
         if sse:
             from streamcall.stream import StreamParser
@@ -256,8 +312,6 @@ def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
             return StreamParser(
                 fmt, model=model, tools=tools, reasoning=reasoning, thinking=thinking
             )
-        if fmt is None and model is None and reasoning is None:
-            return _TextFeeder(None)
         from streamcall.output import output_parser
 
         parser = output_parser(
@@ -271,6 +325,36 @@ def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
         return _TextFeeder(parser)
     except ValueError as exc:
         raise CLIError(str(exc)) from None
+
+
+def _sniffer(feeder: _Feeder) -> Any | None:
+    """The ``auto`` tool parser inside a feeder, if the format is being sniffed."""
+    from streamcall.formats.auto import AutoParser
+
+    output = getattr(feeder, "_parser", None) or getattr(feeder, "_text", None)
+    tools = getattr(output, "tools", None)
+    return tools if isinstance(tools, AutoParser) else None
+
+
+def _say_sniffed(sniffer: Any, sse: bool, reasoning: str | None, explicit: str | None) -> None:
+    """What the sniffing chose, on stderr: the format, or that the text passed through."""
+    hint = (
+        "choose a tool-call format with --format NAME, or route one from the model id with "
+        "--model ID (see `streamcall formats`)"
+    )
+    why = "no --format or --model" if explicit is None else explicit
+    if sniffer.chosen is not None:
+        _note(
+            f"{why}: the format sniffed from the text is {sniffer.chosen} "
+            f"(its first tool-call marker decided); {hint}"
+        )
+        return
+    what = "delta.content" if sse else "the text"
+    _note(
+        f"{why}: {what} passes through unparsed (no tool-call marker in it"
+        + ("; only --reasoning is applied" if reasoning else "")
+        + f"); {hint}"
+    )
 
 
 def _pieces(data: bytes, size: int | None) -> Iterator[bytes]:
@@ -322,7 +406,8 @@ def _cmd_parse(args: argparse.Namespace) -> int:
     if args.chunk is not None and args.chunk <= 0:
         raise CLIError("--chunk must be a positive number")
     data, example = _read_input(args.file)
-    if example is not None and args.format is None and args.model is None:
+    chosen = (args.format, args.model, args.model_dir, args.response_template)
+    if example is not None and chosen == (None, None, None, None):
         # a bundled example knows its model: use its formats unless told otherwise
         args.format = example.format
         if args.reasoning is None:
@@ -341,6 +426,12 @@ def _cmd_parse(args: argparse.Namespace) -> int:
     sink = _make_sink(args, live)
     progress = _Progress(len(data), not live)
     fold = _Fold()
+    sniffer = _sniffer(feeder)
+    explicit = None
+    if args.format == "auto":
+        explicit = "--format auto"
+    elif args.model_dir is not None or args.response_template is not None:
+        explicit = "--model-dir" if args.model_dir is not None else "--response-template"
     try:
         for piece in _chunked_text_bytes(data, chunk, sse):
             events = feeder.feed(piece)
@@ -348,9 +439,14 @@ def _cmd_parse(args: argparse.Namespace) -> int:
                 fold.add(ev)
             sink.events(events)
             progress.step(len(piece))
+            if sniffer is not None and sniffer.chosen is not None:
+                _say_sniffed(sniffer, sse, args.reasoning, explicit)
+                sniffer = None
             if delay:
                 time.sleep(delay)
         events = feeder.finish()
+        if sniffer is not None:
+            _say_sniffed(sniffer, sse, args.reasoning, explicit)
         if getattr(feeder, "ended_early", False):
             fold.cut = True
             events.append(
@@ -599,6 +695,10 @@ def _cmd_formats(args: argparse.Namespace) -> int:
         routes = _routes_text(r["routes"], f"--format {r['name']}")
         lines.append(f"  {r['name']:<{width}}  {r['family']}{alias}")
         lines.append(f"  {'':<{width}}  {routes}")
+    lines.append(
+        f"  {'auto':<{width}}  the format whose marker comes first in the text (sniffed; the "
+        "default of `streamcall parse` with neither --format nor --model)"
+    )
     lines.append("")
     lines.append("Reasoning formats (--reasoning NAME):")
     width = max((len(r["name"]) for r in reasoning_rows), default=4)
@@ -697,7 +797,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.format is not None:
         from streamcall.formats.registry import formats
 
-        if args.format not in formats():
+        if args.format not in (*formats(), "auto"):
             raise CLIError(f"unknown tool-call format {args.format!r}; see `streamcall formats`")
     if args.workers < 1:
         raise CLIError("--workers must be at least 1")
@@ -721,6 +821,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         client_keys=client_keys,
         max_body=parse_size(args.max_body, "--max-body"),
     )
+    if args.model_dir is not None:
+        from streamcall.server.app import config_with_model_dir
+
+        if args.format is not None:
+            raise CLIError("--model-dir decides the tool-call format: drop --format")
+        if not Path(args.model_dir).is_dir():
+            raise CLIError(f"--model-dir {args.model_dir!r}: not a directory")
+        try:
+            config = config_with_model_dir(config, args.model_dir)
+        except (OSError, ValueError) as exc:
+            raise CLIError(str(exc)) from None
     try:
         run(config, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level)
     except OSError as exc:
@@ -828,6 +939,22 @@ def build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--text", action="store_true", help="the input is raw model text")
     p.add_argument("--format", metavar="NAME", help="tool-call format (see `streamcall formats`)")
     p.add_argument("--model", metavar="ID", help="route the formats from a model id")
+    p.add_argument(
+        "--model-dir",
+        metavar="DIR",
+        help=(
+            "read the formats off a checkpoint directory (its response template, else its "
+            "chat template's markers, else its model id: `streamcall detect DIR`)"
+        ),
+    )
+    p.add_argument(
+        "--response-template",
+        metavar="FILE",
+        help=(
+            "parse with a Hugging Face response template (the hf format): a JSON file "
+            "holding one, a tokenizer_config.json or a model directory"
+        ),
+    )
     p.add_argument("--reasoning", metavar="NAME", help="reasoning format (e.g. qwen3, deepseek_r1)")
     p.add_argument(
         "--thinking",
@@ -898,6 +1025,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--reasoning", metavar="NAME", help="reasoning format (default: routed from the model)"
+    )
+    s.add_argument(
+        "--model-dir",
+        metavar="DIR",
+        help=(
+            "read the formats off the served checkpoint's directory (its response template, "
+            "else its chat template: `streamcall detect DIR`)"
+        ),
     )
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")

@@ -35,6 +35,14 @@ what evidence decided them. The order:
    ``models--org--name/snapshots/<hash>``, gives ``org/name``). A template given as a file
    or as text has no model id.
 
+What to parse with, once detected (``output_parser_for``, ``stream_parser_for``): the
+formats found, through ``output_parser``; with a response template, the ``hf`` format
+built from it (``tool_parser("hf", template=...)``), which reads the whole response
+(content, thinking, calls), so no separate reasoning stage runs; and where no tool-call
+format was found, ``auto`` (the format sniffed from the text), unless the caller says
+otherwise. The command line (``--model-dir``), the proxy (``serve --model-dir``) and the
+vLLM plugin use them.
+
 Templates are read as text and never rendered. The escapes of Jinja string literals
 (``\\"``, ``\\'``, ``\\n``) are undone first, so that a marker written inside a quoted
 literal reads as the model would write it. Markers that templates build at render time
@@ -50,11 +58,16 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from streamcall.formats.registry import format_for_model
+from streamcall.formats.registry import format_for_model, tool_parser
 from streamcall.reasoning import reasoning_format_for_model
 from streamcall.reasoning.specs import SPECS
+
+if TYPE_CHECKING:
+    from streamcall.formats._base import ToolParser, Tools
+    from streamcall.output import OutputParser
+    from streamcall.stream import StreamParser
 
 __all__ = [
     "REASONING_FINGERPRINTS",
@@ -64,7 +77,11 @@ __all__ = [
     "Detected",
     "Fingerprint",
     "detect",
+    "detect_response_template",
     "detect_template",
+    "hf_tool_parser",
+    "output_parser_for",
+    "stream_parser_for",
 ]
 
 
@@ -305,6 +322,12 @@ def detect_template(text: str, *, model: str | None = None) -> Detected:
     return _decide(_Checkpoint(text, None, model, "the template"))
 
 
+def detect_response_template(template: dict[str, Any], *, where: str) -> Detected:
+    """What a response template given on its own decides (``hf``, and ``hf`` reasoning
+    when it has a thinking field); ``where`` names it in ``why``."""
+    return _decide(_Checkpoint(None, template, None, where))
+
+
 # -- reading the checkpoint -------------------------------------------------------------
 
 
@@ -508,3 +531,90 @@ def _reasoning_format(
         "the chat template writes think tags, but neither the model id nor the tool syntax "
         "names a family with a reasoning format for them"
     )
+
+
+# -- parsing with what was found ----------------------------------------------------------
+
+
+def hf_tool_parser(
+    template: dict[str, Any], *, tools: Tools | None = None, id_prefix: str = "call_"
+) -> ToolParser:
+    """The ``hf`` format for a response template: ``tool_parser("hf", template=...)``.
+
+    It reads the whole response (content, thinking and calls) as the template says.
+    Raises ``ValueError`` where the ``hf`` format is not available.
+    """
+    make: Any = tool_parser  # (its ``template`` keyword belongs to the hf format alone)
+    try:
+        parser: ToolParser = make("hf", template=template, tools=tools, id_prefix=id_prefix)
+    except TypeError as exc:
+        raise ValueError(f"the hf format (response templates) is not available: {exc}") from None
+    return parser
+
+
+def output_parser_for(
+    found: Detected,
+    *,
+    tools: Tools | None = None,
+    id_prefix: str = "call_",
+    request: Any = None,
+    thinking: bool | None = None,
+    tool_choice: Any = None,
+    fallback: str | None = "auto",
+) -> OutputParser:
+    """A fresh combined parser for what ``detect`` found (module docstring).
+
+    ``found.template`` set: the ``hf`` parser for it, alone (a named ``tool_choice`` still
+    keeps only that function's calls). Else ``output_parser`` with ``found.format`` (or
+    ``fallback`` when none was found: ``auto`` sniffs it, None or ``"none"`` parses no
+    calls) and ``found.reasoning``.
+    """
+    from streamcall.output import OutputParser, output_parser
+    from streamcall.toolchoice import OnlyFunction, chosen_function
+
+    if found.template is not None:
+        tp = hf_tool_parser(found.template, tools=tools, id_prefix=id_prefix)
+        only = chosen_function(tool_choice)
+        return OutputParser(None, OnlyFunction(tp, only) if only is not None else tp)
+    return output_parser(
+        tools=tools,
+        tool_format=found.format or fallback or "none",
+        reasoning_format=found.reasoning or "none",
+        id_prefix=id_prefix,
+        request=request,
+        thinking=thinking,
+        tool_choice=tool_choice,
+    )
+
+
+def stream_parser_for(
+    found: Detected,
+    *,
+    tools: Tools | None = None,
+    id_prefix: str = "call_",
+    request: Any = None,
+    thinking: bool | None = None,
+    tool_choice: Any = None,
+    fallback: str | None = "auto",
+) -> StreamParser:
+    """A ``StreamParser`` (SSE bytes of a chat stream) whose model text is parsed as
+    ``output_parser_for`` parses it."""
+    from streamcall.stream import StreamParser
+
+    if found.template is None:
+        return StreamParser(
+            found.format or fallback or "none",
+            tools=tools,
+            reasoning=found.reasoning or "none",
+            id_prefix=id_prefix,
+            request=request,
+            thinking=thinking,
+            tool_choice=tool_choice,
+        )
+    parser = StreamParser(id_prefix=id_prefix, request=request, tool_choice=tool_choice)
+    # StreamParser builds its text parser from format names; a template is not one, so the
+    # parser built from it takes that place
+    parser._text = output_parser_for(
+        found, tools=tools, id_prefix=id_prefix, tool_choice=tool_choice
+    )
+    return parser

@@ -51,7 +51,8 @@ def test_thinking_off_for_an_sse_capture(
 
 
 def test_no_format_and_no_model_says_the_text_passes_through() -> None:
-    text = '<tool_call>{"name": "f", "arguments": {}}</tool_call>'
+    # with no marker in it, nothing is sniffed: the text passes through, and that is said
+    text = "Just an answer, no calls: a < b and [x]."
     code, out, err = _parse(text, "--message")
     assert code == 0
     assert json.loads(out)["content"] == text
@@ -60,6 +61,43 @@ def test_no_format_and_no_model_says_the_text_passes_through() -> None:
     # with a format, nothing is said
     code, _, err = _parse(text, "--format", "hermes", "--message")
     assert code == 0 and err == ""
+
+
+def test_no_format_and_no_model_sniffs_the_format_and_says_which() -> None:
+    text = '<tool_call>{"name": "f", "arguments": {}}</tool_call>'
+    code, out, err = _parse(text, "--message")
+    assert code == 0
+    message = json.loads(out)
+    assert message["content"] is None
+    assert [c["function"]["name"] for c in message["tool_calls"]] == ["f"]
+    assert "the format sniffed from the text is hermes" in err
+    assert "--format NAME" in err and "--model ID" in err and "streamcall formats" in err
+    # the same in any chunking, and said once
+    code, out2, err = _parse(text, "--message", "--chunk", "1")
+    assert code == 0 and json.loads(out2) == message
+    assert err.count("sniffed") == 1
+    # with a format, nothing is said
+    code, _, err = _parse(text, "--format", "hermes", "--message")
+    assert code == 0 and err == ""
+
+
+def test_an_sse_capture_is_sniffed_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _capture(
+        tmp_path,
+        [
+            _content("Let me look. <tool_call>\n<function=get>\n<parameter=q>\nx\n"),
+            _content("</parameter>\n</function>\n</tool_call>"),
+            "[DONE]",
+        ],
+    )
+    assert main(["parse", path, "--message"]) == 0
+    captured = capsys.readouterr()
+    message = json.loads(captured.out)
+    assert message["content"] == "Let me look. "
+    assert [(c["function"]["name"], c["function"]["arguments"]) for c in message["tool_calls"]] == [
+        ("get", '{"q":"x"}')
+    ]
+    assert "the format sniffed from the text is qwen3_coder" in captured.err
 
 
 def test_formats_says_no_routing(capsys: pytest.CaptureFixture[str]) -> None:

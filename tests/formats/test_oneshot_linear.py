@@ -19,9 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamcall import testing, text
-from streamcall.formats import _pycalls
 from streamcall.formats.registry import formats, parser_class
-from streamcall.text import cut_marker
+from streamcall.text import cut_marker, pyliteral
 from support import check_format
 
 sys.path.insert(0, str(Path(__file__).parents[2]))
@@ -74,15 +73,17 @@ GREEDY = {
         re.compile(r'[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*'),
     ),
 }
-for (_q, _kind), _possessive in _pycalls._RUNS.items():
-    _esc = (_pycalls._ESC_STR, _pycalls._ESC_BYTES, None)[_kind]
-    _qq = re.escape(_q)
-    _greedy = (
-        rf"[^{_qq}\\]*(?:\\[\s\S][^{_qq}\\]*)*"
-        if _esc is None
-        else rf"[^{_qq}\\]*(?:\\(?:{_esc})[^{_qq}\\]*)*"
-    )
-    GREEDY[f"pythonic {_q} {_kind}"] = (_possessive, re.compile(_greedy))
+for _q in "'\"":
+    for _kind in (pyliteral.STR, pyliteral.BYTES, pyliteral.RAW):
+        _possessive = pyliteral.body_run(_q, _kind)
+        _esc = (pyliteral.ESCAPE_STR, pyliteral.ESCAPE_BYTES, None)[_kind]
+        _qq = re.escape(_q)
+        _greedy = (
+            rf"[^{_qq}\\]*(?:\\[\s\S][^{_qq}\\]*)*"
+            if _esc is None
+            else rf"[^{_qq}\\]*(?:\\(?:{_esc})[^{_qq}\\]*)*"
+        )
+        GREEDY[f"pythonic {_q} {_kind}"] = (_possessive, re.compile(_greedy))
 
 body_chars = st.sampled_from(['"', "'", "\\", "u", "0", "F", "n", "x", "N", "{", "}", "\x01", "a"])
 

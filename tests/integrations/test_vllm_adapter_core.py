@@ -189,3 +189,48 @@ def test_tool_phase_reasoning_follows_vllms_engines_and_the_thinking_switch() ->
     assert "".join(m.get("reasoning", "") for m in messages) == "ab"
     content, calls = _merge(messages)
     assert content == "Hi." and json.loads(calls[0]["args"]) == {"x": 1}
+
+
+# -- the routing parser and the tokenizer's response template ---------------------------------
+
+_HAS_HF = hasattr(__import__("streamcall"), "response_parser")
+
+
+def test_response_template_of_reads_the_tokenizers_template() -> None:
+    from streamcall.integrations.vllm import response_template_of
+    from streamcall.response_templates import response_template_for
+
+    template = response_template_for("hermes")
+    assert template is not None
+    # transformers' attribute, else vLLM's other place for it
+    assert response_template_of(SimpleNamespace(response_template=template)) == template
+    init = SimpleNamespace(response_template=None, init_kwargs={"response_template": template})
+    assert response_template_of(init) == template
+    for none in (SimpleNamespace(), SimpleNamespace(response_template=None, init_kwargs={})):
+        assert response_template_of(none) is None
+    # a broken one stops the server at startup, naming the problem
+    with pytest.raises(ValueError, match="response_template must be a JSON object"):
+        response_template_of(SimpleNamespace(response_template="<tool_call>"))
+    with pytest.raises(ValueError, match="response_template is not valid"):
+        response_template_of(SimpleNamespace(response_template={"fields": {}}))
+
+
+@pytest.mark.skipif(
+    not _HAS_HF, reason="needs the hf format (streamcall.response_parser, issue 17's stream part)"
+)
+def test_an_adapter_on_a_response_template_is_the_hf_parser() -> None:
+    from streamcall.response_templates import response_template_for
+
+    text = 'Sure.<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+    template = response_template_for("hermes")
+    for size in (1, 7, len(text)):
+        adapter = DeltaAdapter("ignored", template=template)
+        messages = _stream(adapter, text, size)
+        tail = adapter.finish()
+        if tail is not None:
+            messages.append(tail)
+        content, calls = _merge(messages)
+        assert content == "Sure."
+        assert [(c["name"], json.loads(c["args"])) for c in calls.values()] == [
+            ("get_weather", {"city": "Paris"})
+        ]

@@ -671,3 +671,67 @@ def test_routing_name_that_routes_nowhere_stops_the_server_at_startup(
     assert "--tool-call-parser streamcall cannot be used" in message_
     assert "my-finetune-v2" in message_
     assert "--tool-call-parser streamcall_<format>" in message_ and "hermes" in message_
+
+
+def _with_response_template(directory: Path, template: Any) -> Path:
+    config = directory / "tokenizer_config.json"
+    values = json.loads(config.read_text())
+    values["response_template"] = template
+    config.write_text(json.dumps(values))
+    return directory
+
+
+def test_routing_name_with_a_broken_response_template_stops_the_server_at_startup(
+    tmp_path: Path,
+) -> None:
+    """The tokenizer's response template is what ``streamcall`` reads first: an invalid one
+    stops the server when vLLM builds the parser, naming the problem."""
+    directory = _with_response_template(
+        make_tokenizer(tmp_path / "Hermes-3-Llama-3.1-8B", HERMES.specials, [HERMES_CALLS]),
+        {"fields": {}},
+    )
+    engine = ScriptedEngine(ModelConfig(str(directory), str(directory)))
+    with pytest.raises(TypeError) as info:
+        make_serving(engine, tool_parser="streamcall")
+    assert "response_template is not valid" in str(info.value)
+
+
+@pytest.mark.skipif(
+    not hasattr(__import__("streamcall"), "response_parser"),
+    reason="needs the hf format (streamcall.response_parser, issue 17's stream part)",
+)
+@pytest.mark.parametrize("n", [1, 4])
+def test_routing_name_reads_the_tokenizers_response_template(tmp_path: Path, n: int) -> None:
+    """A checkpoint whose name routes nowhere but whose tokenizer has a response template:
+    ``streamcall`` parses with the hf format built from it, as ``streamcall_hermes`` parses
+    the same Hermes output."""
+    from streamcall.response_templates import response_template_for
+
+    directory = _with_response_template(
+        make_tokenizer(tmp_path / "my-finetune-v2", HERMES.specials, [HERMES_CALLS]),
+        response_template_for("hermes"),
+    )
+    engine = ScriptedEngine(ModelConfig(str(directory), str(directory)))
+    text = f"Let me check.\n{HERMES_CALLS}"
+    engine.text, engine.tokens_per_delta, engine.max_tokens = text, n, None
+    outs = []
+    for parser in ("streamcall", "streamcall_hermes"):
+        serving = make_serving(engine, tool_parser=parser)
+        request = {
+            "model": engine.mock.model_config.model,
+            "messages": [{"role": "user", "content": "hi"}],
+            "tools": TOOLS,
+        }
+        outs.append(
+            (
+                fold(chat(serving, {**request, "stream": True})),
+                message(chat(serving, {**request, "stream": False})),
+            )
+        )
+
+    def calls(items: list[list[Any]]) -> list[tuple[str, Any]]:
+        return [(c[2], json.loads(c[3])) for c in items if c[0] == "call"]
+
+    for hf, hermes in ((outs[0][0], outs[1][0]), (outs[0][1], outs[1][1])):  # streamed, message
+        assert calls(hf) == calls(hermes) and len(calls(hf)) == 2
+        assert [c[1].strip() for c in hf if c[0] == "content"] == ["Let me check."]

@@ -12,7 +12,8 @@ type. The texts:
 - each sample with a slice deleted or a piece inserted (malformed outputs).
 
 Every case runs in both pattern engines: ``regex`` (what transformers compiles with) and
-Python's ``re``. Needs transformers 5.24 (``scripts/test-transformers``); skipped, with the
+Python's ``re``; with ``regex``, the streaming ``response_parser`` is compared with
+transformers' one-shot dict too, whole and in 1- and 7-character chunks (``check_stream``). Needs transformers 5.24 (``scripts/test-transformers``); skipped, with the
 reason, where it is not installed. The one documented difference these inputs could
 reach, a prompt that ends inside a delimiter, is pinned by its own test below.
 """
@@ -30,8 +31,10 @@ from hypothesis import strategies as st
 
 from reference import transformers_ref as ref
 from rt_corpus import Collected, collect, pieces
+from rt_stream import View, every_region, outcome, view
 from rt_support import engine_params, pattern_engine
-from streamcall.response_templates import parse_response
+from streamcall.response_templates import parse_response, response_parser
+from streamcall.testing import chunk_every
 
 if ref.skip_reason() is not None:
     pytest.skip(f"{ref.skip_reason()} (run scripts/test-transformers)", allow_module_level=True)
@@ -70,6 +73,35 @@ def check(entry: Collected, engine: str, text: str, prefix: str = "", tools: Any
         assert _same_error(ours[1], theirs[1], engine), f"{context}: {ours[1]} vs {theirs[1]}"
     else:
         assert ours == theirs, context
+    if engine == "regex":
+        check_stream(entry, text, prefix, tools, theirs)
+
+
+def check_stream(
+    entry: Collected, text: str, prefix: str, tools: Any, theirs: tuple[str, Any]
+) -> None:
+    """``response_parser`` (whole, 1 and 7 characters) against transformers' one-shot
+    ``parse_response``: ``message()`` is its dict or raises its exception type, and the
+    coalesced events are its content, thinking and calls (tests/rt_stream.py: read with
+    every region kept), or a ``StreamError`` where it raises."""
+    context = f"{entry.id} text={text!r} prefix={prefix!r} tools={tools is not None}"
+    try:
+        response_parser(copy.deepcopy(entry.template))
+    except Exception as exc:  # an invalid template: transformers rejects it too
+        assert theirs[0] == "raises" and isinstance(exc, theirs[1]), context
+        return
+    want: View | None = None
+    if theirs[0] == "value":
+        kept = _theirs(text, every_region(entry.template), prefix, tools)
+        want = view(json.loads(kept[1] if kept[0] == "value" else theirs[1]))
+    for chunks in ([text], chunk_every(text, 1), chunk_every(text, 7)):
+        got, message = outcome(entry.template, chunks, prefix=prefix, tools=tools)
+        if theirs[0] == "raises":
+            assert got.failed and message[0] == "raises", context
+            assert message[1] is theirs[1], f"{context}: {message[1]} vs {theirs[1]}"
+        else:
+            assert message == theirs, f"{context} chunks={chunks!r}"
+            assert got == want, f"{context} chunks={chunks!r}: {got} vs {want}"
 
 
 @pytest.mark.parametrize("engine", engine_params())

@@ -13,10 +13,36 @@ Grammar (Google Gemma 4; vLLM ``gemma4``)::
              | text that parses as int                   -> number
              | anything else                             -> string
 
-Modes: TEXT -> HEADER (``call:NAME{``) -> ARGS (a small state machine: KEY, VALUE,
-AFTER, STRING, SCALAR) -> CLOSE (``<tool_call|>``). The call is complete when its
-``<tool_call|>`` comes after the arguments' ``}``; anything else there, or the end of the
-stream, ends it ``incomplete`` (its arguments are whole) and the rest is text.
+Modes (``Mode``) and what each step reads::
+
+    mode        reads                                   next          emits
+    TEXT        text up to START                        HEADER        Text
+    HEADER      'call:' NAME '{' (blanks around)        KEY           ToolCallStart; '{'
+                anything else, or past 512 characters   TEXT          Text (START)
+    KEY         whole common members (``BareMembers``)  KEY, AFTER or VALUE
+                a key and its ':'                       VALUE
+                QUOTE                                   QUOTED_KEY
+                '}'                                     AFTER         (CLOSE: the object's)
+    QUOTED_KEY  the key up to QUOTE, then ':'           VALUE
+    VALUE       QUOTE                                   STRING
+                '{' or '['                              KEY or VALUE
+                ']' (an empty array)                    AFTER
+                ',' '}' ']' right after a key: null     AFTER
+                anything else                           SCALAR
+    STRING      text up to QUOTE                        AFTER
+    SCALAR      text up to ',' '}' ']' or END           AFTER
+    AFTER       ','                                     KEY or VALUE
+                the open container's closer             AFTER         (CLOSE: the object's)
+                a key, its ',' left out (IMPLIED_COMMA) KEY
+    CLOSE       blanks, then END                        TEXT          ToolCallEnd
+                anything else                           TEXT          ToolCallEnd incomplete;
+                                                                      Text (the blanks)
+
+KEY, VALUE and AFTER skip blanks first; END there closes the open containers and ends the
+call ``incomplete`` (TEXT). Malformed markup in the arguments does the same, and the
+rest is text again. The call is complete when its END comes after the arguments' ``}``;
+anything else there, or the end of the stream, ends it ``incomplete`` (its arguments are
+whole). A header that never completes is text.
 
 The arguments are converted to compact JSON and streamed while they are written (vLLM
 and vLLM's Rust crate, ``rust/src/tool-parser/src/gemma4.rs``, emit them only when the call
@@ -28,29 +54,51 @@ final JSON:
 - a ``,`` is emitted only when the next member starts, so trailing commas vanish;
 - a bare key is held until its ``:``.
 
-What it holds back: a partial ``<|tool_call>`` in text; the header until ``{``; a key until
-``:``; a scalar until its terminator; a partial ``<|"|>`` (or ``<tool_call|>``) at the end
-of the buffer. A common member (a plain key with a bare scalar or a short string) cut by the
-end of the buffer is held whole, up to 64 characters, so that it leaves in one piece: the
-shortcut in ``_args`` that reads such members with one regex (a test proves it equal to the
-general path; docs/performance.md has what it bought). ``<tool_call|>`` inside a ``<|"|>``
-string is content. An end marker reached while containers are still open closes them and
-ends the call ``incomplete``; so does the end of the stream. Malformed markup closes a
-started call the same way and releases the rest as text; a header that never completes is
-text.
+A chunk's argument pieces leave as one ``ToolCallArgs``: the steps collect them in
+``_pending``, and a step inside the arguments that stops the chunk (a hold, or the end of
+``buf``) returns through ``_stop``, which hands them out; a call's end hands out the rest.
+
+What it holds back: a partial START in text; the header until ``{``; a key until ``:``; a
+scalar until its terminator; a partial QUOTE (or END) at the end of the buffer; a common
+member (a plain key with a bare scalar or a short string) cut by the end of the buffer,
+whole, up to 64 characters, so that it leaves in one piece (``BareMembers.read``, the KEY
+step's fast read). END inside a QUOTE string is content.
+
+Fast reads (the text layer's, switched by ``streamcall.text.fast``; the equivalence tests
+are in tests/formats/gemma4/test_gemma4_fast_reads.py):
+
+- KEY: ``BareMembers.read``, whole common members as JSON by one regex each. Reference
+  path: the member read token by token, by KEY, VALUE, SCALAR or STRING, and AFTER.
+- STRING: ``StopMarkers.find``'s "no QUOTE can begin in this buffer" (one ``in`` test of
+  its first two characters), written out in the step. Reference path: the marker search.
 """
 
 from __future__ import annotations
 
 import re
+from enum import IntEnum
+from json.encoder import encode_basestring as _json_string  # json_quote's C escaper
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._scan import MarkerFinder, PartialMarkers, cut_marker, json_quote
-from streamcall.partial.incremental import MAX_DEPTH
+from streamcall.text import (
+    MAX_DEPTH,
+    BareMembers,
+    MarkerFinder,
+    PartialMarkers,
+    Step,
+    StopMarkers,
+    bare_scalar,
+    cut_marker,
+    fast,
+    json_quote,
+)
+from streamcall.text.bare import AFTER as MEMBER_AFTER
+from streamcall.text.bare import CUT as MEMBER_CUT
+from streamcall.text.bare import KEY as MEMBER_KEY
 
-__all__ = ["GemmaFourParser", "gemma_scalar"]
+__all__ = ["GemmaFourParser", "Mode", "gemma_scalar", "gemma_value"]
 
 START = "<|tool_call>"
 END = "<tool_call|>"
@@ -61,16 +109,29 @@ _HEADER = re.compile(r"\s*call:\s*([^\s{}<>,]+)\s*\{")
 _HEADER_PREFIX = re.compile(r"\s*(?:c(?:a(?:l(?:l(?::\s*[^\s{}<>,]*\s*)?)?)?)?)?")
 _WS = re.compile(r"\s*")
 _KEY_END = re.compile(r"[:{}\[\],<]")
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_JSON_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _MAX_HEADER = 512
 _MAX_KEY = 1024
-_MAX_MEMBER = 64
-_LITERALS = frozenset(("true", "false", "null"))
 
-_TEXT, _HEADER_MODE, _ARGS, _CLOSE = 0, 1, 2, 3
-# argument sub-states
-_KEY, _VALUE, _AFTER, _STRING, _SCALAR, _QKEY = 0, 1, 2, 3, 4, 5
+#: Gemma 4's scalars are typed by the bare-object rule
+gemma_scalar = bare_scalar
+
+
+class Mode(IntEnum):
+    """Where the engine is (the table in the module header)."""
+
+    TEXT = 0
+    HEADER = 1
+    KEY = 2  # a key must come (or the object's '}')
+    QUOTED_KEY = 3  # inside a QUOTE-quoted key
+    VALUE = 4  # a value must come (or an empty array's ']')
+    STRING = 5  # inside a QUOTE string
+    SCALAR = 6  # inside a bare scalar
+    AFTER = 7  # after a value: ',' or the container's closer
+    CLOSE = 8  # the arguments closed: END is due
+
+
+# The modes as plain ints, for the steps' comparisons (as in ``_jsoncalls``).
+TEXT, HEADER, KEY, QUOTED_KEY, VALUE, STRING, SCALAR, AFTER, CLOSE = map(int, Mode)
 
 
 def gemma_value(value: Any, quote: str = QUOTE) -> str:
@@ -86,31 +147,6 @@ def gemma_value(value: Any, quote: str = QUOTE) -> str:
     if isinstance(value, list):
         return "[" + ",".join(gemma_value(v, quote) for v in value) + "]"
     return "{" + ",".join(f"{k}:{gemma_value(v, quote)}" for k, v in value.items()) + "}"
-
-
-def gemma_scalar(text: str) -> str:
-    """The JSON text for a bare Gemma 4 scalar."""
-    s = text.strip()
-    if s == "true" or s == "false":
-        return s
-    if s.lower() in ("null", "none", "nil") or not s:
-        return "null"
-    if "." in s:
-        if _JSON_NUMBER.fullmatch(s):
-            return s
-        try:
-            value = float(s)
-        except ValueError:
-            return json_quote(s)
-        if value == value and value not in (float("inf"), float("-inf")):
-            return repr(value)
-        return json_quote(s)
-    if _JSON_INT.fullmatch(s):
-        return s
-    try:
-        return str(int(s))
-    except ValueError:
-        return json_quote(s)
 
 
 class GemmaFourParser(ToolParser):
@@ -134,26 +170,26 @@ class GemmaFourParser(ToolParser):
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
         self._start_finder = MarkerFinder((self.START,))
+        self._members = BareMembers(self.QUOTE)
+        self._string_end = StopMarkers((self.QUOTE,))
         self._scalar_end = re.compile(r"[,}\]]|" + re.escape(self.END))
-        self._marker_chars = frozenset((self.END[0], self.QUOTE[0]))
-        quote = re.escape(self.QUOTE)
-        cut_quote = "|".join(re.escape(self.QUOTE[:i]) for i in range(1, len(self.QUOTE)))
-        # The common member, for ``_args``'s shortcut: a plain key, then either its ':' and
-        # a bare scalar (with its terminator in sight) or a string with no '<' in it,
-        # and the ',' after; or a key, a scalar or such a string cut by the end of the
-        # buffer. Groups: key, colon, scalar, string, comma, cut value.
-        self._member_re = re.compile(
-            rf"([A-Za-z_][\w.\-]*)(?:(:)(?:(?:([\w.+\-]+)(?=[,}}\]])|{quote}([^<]*){quote})(,?)"
-            rf"|([\w.+\-]*|(?:{quote}[^<]*)?(?:{cut_quote})?)\Z)?)?"
-        )
-        self._quote_partial = PartialMarkers((self.QUOTE,))
-        self._quote_first = self.QUOTE[0]
-        self._quote_reach = len(self.QUOTE) - 1  # a cut quote token is this short at most
         self._end_partial = PartialMarkers((self.END,))
-        self._mode = _TEXT
-        self._raw: list[str] = []
-        self._closed_call: tuple[int, str] | None = None  # arguments closed, END due (_CLOSE)
+        # Markers start with a character that bare text seldom holds: tested only then.
+        self._marker_chars = frozenset((self.END[0], self.QUOTE[0]))
+        self._mode = TEXT
+        self._closed_call: tuple[int, str] | None = None  # arguments closed, END due
         self._reset_call()
+        self._steps = (
+            self._read_text,
+            self._read_header,
+            self._read_key,
+            self._read_quoted_key,
+            self._read_value,
+            self._read_string,
+            self._read_scalar,
+            self._read_after,
+            self._read_close,
+        )
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
@@ -161,81 +197,62 @@ class GemmaFourParser(ToolParser):
 
     def _reset_call(self) -> None:
         self._index = -1
-        self._arg_state = _KEY
         self._closers: list[str] = []  # JSON closers of the open containers
         self._has_member: list[bool] = []  # per container: has a member been emitted?
         self._key_open = False  # a key was emitted and its value has not started
-        self._parts: list[str] = []  # every argument piece of the call
-        self._delta: list[str] = []  # the pieces not yet handed out as an event
+        self._pending: list[str] = []  # argument pieces read, not yet handed out
+        self._sent: list[str] = []  # the argument deltas handed out
         self._scanned = 0  # of a held scalar: how much is known to have no terminator
 
-    # -- emission ------------------------------------------------------------------------
+    # -- the arguments' JSON -------------------------------------------------------------
 
-    def _add_args(self, out: list[Event], text: str) -> None:
-        # One piece per token; they leave as one ToolCallArgs per chunk (``_flush_args``).
-        self._parts.append(text)
-        self._delta.append(text)
+    def _stop(self, out: list[Event], pos: int) -> Step:
+        """Stop reading this chunk at ``pos`` (``buf[pos:]`` is held), the argument pieces
+        read in it handed out."""
+        if self._pending:
+            self._send_args(out)
+        return pos, True
 
-    def _flush_args(self, out: list[Event]) -> None:
-        """Hand out the argument pieces of this chunk as one event.
+    def _send_args(self, out: list[Event]) -> None:
+        """The argument pieces read since they were last handed out, as one
+        ``ToolCallArgs``."""
+        pending = self._pending
+        if pending:
+            delta = pending[0] if len(pending) == 1 else "".join(pending)
+            pending.clear()
+            self._sent.append(delta)
+            out.append(ToolCallArgs(self._index, delta))
 
-        Many small keys give several tokens (a key, a scalar, a comma) per chunk; one
-        event for them all is cheaper than one each, and their concatenation is the same.
-        """
-        if self._delta:
-            out.append(ToolCallArgs(self._index, "".join(self._delta)))
-            self._delta.clear()
-
-    def _member_start(self, out: list[Event], text: str) -> None:
-        """Emit the start of a new member (key or array element), with its comma."""
+    def _member_start(self, text: str) -> None:
+        """The start of a new member (key or array element), with its comma."""
         if self._has_member[-1]:
             text = "," + text
         else:
             self._has_member[-1] = True
-        self._add_args(out, text)
+        self._pending.append(text)
 
-    def _value_start(self, out: list[Event], text: str) -> None:
+    def _value_start(self, text: str) -> None:
         if self._key_open:
             self._key_open = False
-            self._add_args(out, text)
+            self._pending.append(text)
         else:
-            self._member_start(out, text)
+            self._member_start(text)
 
-    def _open(self, out: list[Event], opener: str) -> None:
-        self._value_start(out, opener)
+    def _open_container(self, opener: str) -> None:
+        self._value_start(opener)
         self._closers.append("}" if opener == "{" else "]")
         self._has_member.append(False)
-        self._arg_state = _KEY if opener == "{" else _VALUE
+        self._mode = KEY if opener == "{" else VALUE
 
-    def _close(self, out: list[Event]) -> None:
-        self._add_args(out, self._closers.pop())
+    def _close_container(self, out: list[Event]) -> None:
+        self._pending.append(self._closers.pop())
         self._has_member.pop()
         self._after_value(out)
 
     def _after_value(self, out: list[Event]) -> None:
-        self._arg_state = _AFTER
+        self._mode = AFTER
         if not self._closers:
             self._close_call(out, incomplete=False)
-
-    def _close_call(self, out: list[Event], incomplete: bool) -> None:
-        if incomplete:
-            closing = self._closing_text()
-            if closing:
-                self._add_args(out, closing)
-        self._flush_args(out)
-        if incomplete:
-            self._end_call(out, self._index, "".join(self._parts), True)
-            self._mode = _TEXT
-        else:  # the arguments closed: the call is complete when its END marker comes
-            self._closed_call = (self._index, "".join(self._parts))
-            self._mode = _CLOSE
-        self._raw = []
-
-    def _end_closed_call(self, out: list[Event], complete: bool) -> None:
-        if self._closed_call is not None:
-            index, arguments = self._closed_call
-            self._closed_call = None
-            self._end_call(out, index, arguments, not complete)
 
     def _bare_value(self, text: str) -> str:
         """The JSON for a bare value, read whole (up to its terminator).
@@ -252,286 +269,313 @@ class GemmaFourParser(ToolParser):
         return gemma_scalar(text)
 
     def _closing_text(self) -> str:
+        """What closes the arguments where they stopped: a string, a key's value, the
+        open containers."""
         out = []
-        if self._arg_state == _STRING:
+        if self._mode == STRING:
             out.append('"')
         elif self._key_open:
             out.append("null")
         out.extend(reversed(self._closers))
         return "".join(out)
 
-    # -- the loop ------------------------------------------------------------------------
+    # -- a call's end ----------------------------------------------------------------------
 
-    def feed(self, text: str) -> list[Event]:
-        """``FeedLoop.feed``, with the chunks of a call's arguments taken directly.
+    def _close_call(self, out: list[Event], incomplete: bool) -> None:
+        """The arguments end: closed where they stopped (``incomplete``), or whole, when
+        the call is complete once its END comes (CLOSE)."""
+        if incomplete:
+            closing = self._closing_text()
+            if closing:
+                self._pending.append(closing)
+        self._send_args(out)
+        if incomplete:
+            self._end_call(out, self._index, "".join(self._sent), True)
+            self._mode = TEXT
+        else:
+            self._closed_call = (self._index, "".join(self._sent))
+            self._mode = CLOSE
+        self._raw = []
 
-        Most chunks of a long call fall inside its arguments; they go straight to
-        ``_args``, skipping two calls of mode dispatch. A test checks that this gives what
-        the general loop gives.
-        """
-        if self._mode != _ARGS or not text:
-            return super().feed(text)
-        buf = self._tail + text if self._tail else text
-        if self._arg_state == _STRING and self.QUOTE not in buf:
-            # Inside a string with no quote token in sight (most chunks of a long string
-            # value): ``_args``'s case, written out. A cut quote token at the end is held.
-            n = len(buf)
-            safe = n
-            if self._quote_first in buf[-self._quote_reach :]:
-                safe = self._quote_partial.start(buf)
-            self._tail = buf[safe:] if safe < n else ""
-            if safe:
-                piece = json_quote(buf[:safe] if safe < n else buf)[1:-1]
-                self._parts.append(piece)
-                return [ToolCallArgs(self._index, piece)]
-            return []
-        out: list[Event] = []
-        pos = self._args(buf, 0, out, False)
-        if self._delta:
-            self._flush_args(out)
-        return self._go_on(buf, pos, out)  # the rest of a call that ended here: _step
+    def _end_closed_call(self, out: list[Event], complete: bool) -> None:
+        if self._closed_call is not None:
+            index, arguments = self._closed_call
+            self._closed_call = None
+            self._end_call(out, index, arguments, not complete)
 
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        pos = self._run_modes(buf, pos, out, final)
-        if self._delta:
-            self._flush_args(out)
-        return pos
-
-    def _run_modes(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        n = len(buf)
-        while pos < n:
-            mode = self._mode
-            if mode == _TEXT:
-                pos, marker = self._text_until_marker(buf, pos, out, self._start_finder, final)
-                if marker is None:
-                    return pos
-                self._raw = [marker]
-                self._mode = _HEADER_MODE
-            elif mode == _HEADER_MODE:
-                m = _HEADER.match(buf, pos)
-                if m is None:
-                    viable = _HEADER_PREFIX.match(buf, pos).end() == n  # type: ignore[union-attr]
-                    if viable and not final and n - pos <= _MAX_HEADER:
-                        return pos  # hold the header until its '{'
-                    out.append(Text("".join(self._raw)))
-                    self._raw = []
-                    self._mode = _TEXT
-                    continue
-                self._reset_call()
-                self._index = self._start_call(out, m.group(1))
-                self._closers = ["}"]
-                self._has_member = [False]
-                self._add_args(out, "{")
-                self._arg_state = _KEY
-                self._mode = _ARGS
-                pos = m.end()
-            elif mode == _ARGS:
-                pos = self._args(buf, pos, out, final)
-                if pos < 0:
-                    return -pos - 1
-            else:  # _CLOSE: the arguments closed; expect the end marker
-                ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
-                if ws == n:
-                    self._raw.append(buf[pos:ws])
-                    return ws
-                if buf.startswith(self.END, ws):
-                    self._end_closed_call(out, True)
-                    self._raw = []
-                    self._mode = _TEXT
-                    self._block_ended()
-                    pos = ws + len(self.END)
-                elif not final and cut_marker(self.END, buf, ws):
-                    self._raw.append(buf[pos:ws])
-                    return ws
-                else:  # no END after the arguments: the call was cut off
-                    self._end_closed_call(out, False)
-                    self._raw.append(buf[pos:ws])
-                    out.append(Text("".join(self._raw)))
-                    self._raw = []
-                    self._mode = _TEXT
-                    pos = ws
-        return pos
-
-    def _args(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        """Returns the new position, or ``-(pos + 1)`` to stop and hold ``buf[pos:]``."""
-        n = len(buf)
-        member = self._member_re.match
-        while pos < n and self._mode == _ARGS:
-            state = self._arg_state
-            if state == _KEY:
-                m = member(buf, pos)
-                if m is not None:
-                    # The shortcut: a whole common member in one regex and one piece, the
-                    # JSON the general path below would give. A member cut at the end of
-                    # the buffer is held whole (up to _MAX_MEMBER characters) so that it
-                    # comes out in one piece with the next chunk.
-                    key, colon, scalar, string, comma, cut = m.groups()
-                    if m.end() == n and (colon is None or cut is not None):
-                        if not final and n - pos <= _MAX_MEMBER:
-                            return -(pos + 1)
-                    elif colon is not None:
-                        # (a key of word characters needs no JSON escaping)
-                        if scalar is not None:
-                            if scalar in _LITERALS or (
-                                scalar.isascii() and scalar.isdigit() and scalar[0] != "0"
-                            ):
-                                text = f'"{key}":{scalar}'  # gemma_scalar's common cases
-                            else:
-                                text = f'"{key}":{gemma_scalar(scalar)}'
-                            self._arg_state = _KEY if comma else _AFTER
-                        elif string is not None:
-                            text = f'"{key}":{json_quote(string)}'
-                            self._arg_state = _KEY if comma else _AFTER
-                        else:
-                            text = f'"{key}":'
-                            self._key_open = True
-                            self._arg_state = _VALUE
-                        members = self._has_member
-                        if members[-1]:
-                            text = "," + text
-                        else:
-                            members[-1] = True
-                        self._parts.append(text)
-                        self._delta.append(text)
-                        pos = m.end()
-                        continue
-            if state == _STRING or state == _QKEY:
-                q = buf.find(self.QUOTE, pos)
-                if q == -1:
-                    if state == _QKEY:
-                        if final or n - pos > _MAX_KEY:
-                            return self._end_malformed(out, pos)
-                        return -(pos + 1)
-                    safe = n if final else self._quote_partial.start(buf, pos)
-                    if safe > pos:
-                        self._add_args(out, json_quote(buf[pos:safe])[1:-1])
-                    return -(safe + 1) if safe < n else safe
-                if state == _QKEY:
-                    colon = _WS.match(buf, q + len(self.QUOTE)).end()  # type: ignore[union-attr]
-                    if colon == n and not final:
-                        return -(pos + 1)
-                    if not buf.startswith(":", colon):
-                        return self._end_malformed(out, pos)
-                    self._member_start(out, json_quote(buf[pos:q]) + ":")
-                    self._key_open = True
-                    self._arg_state = _VALUE
-                    pos = colon + 1
-                    continue
-                self._add_args(out, json_quote(buf[pos:q])[1:] if q > pos else '"')
-                pos = q + len(self.QUOTE)
-                self._after_value(out)
-                continue
-            if state == _SCALAR:
-                m = self._scalar_end.search(buf, pos + self._scanned)
-                if m is None:
-                    if not final:
-                        hold = self._end_partial.length(buf, pos)
-                        self._scanned = n - pos - hold
-                        return -(pos + 1)
-                    self._value_start(out, self._bare_value(buf[pos:]))
-                    self._arg_state = _AFTER
-                    return n
-                self._scanned = 0
-                self._value_start(out, self._bare_value(buf[pos : m.start()]))
-                self._after_value(out)
-                pos = m.start()
-                continue
-            c = buf[pos]
-            if c.isspace():
-                pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
-                if pos == n:
-                    return pos
-                c = buf[pos]
-            # Markers start with a character that bare text seldom holds: test them only then.
-            marker_here = c in self._marker_chars
-            if marker_here:
-                if buf.startswith(self.END, pos):
-                    self._close_call(out, incomplete=True)
-                    return pos + len(self.END)
-                if not final and (
-                    cut_marker(self.END, buf, pos) or cut_marker(self.QUOTE, buf, pos)
-                ):
-                    return -(pos + 1)  # a marker cut at the end of the chunk
-            if state == _KEY:
-                if c == "}":
-                    pos += 1
-                    self._close(out)
-                elif marker_here and buf.startswith(self.QUOTE, pos):
-                    pos += len(self.QUOTE)
-                    self._arg_state = _QKEY
-                else:
-                    m = _KEY_END.search(buf, pos)
-                    if m is None:
-                        if final or n - pos > _MAX_KEY:
-                            return self._end_malformed(out, pos)
-                        return -(pos + 1)
-                    key = buf[pos : m.start()].strip()
-                    if m.group() != ":" or not key:
-                        return self._end_malformed(out, pos)
-                    self._member_start(out, json_quote(key) + ":")
-                    self._key_open = True
-                    self._arg_state = _VALUE
-                    pos = m.end()
-            elif state == _VALUE:
-                if marker_here and buf.startswith(self.QUOTE, pos):
-                    self._value_start(out, '"')
-                    self._arg_state = _STRING
-                    pos += len(self.QUOTE)
-                elif c == "{" or c == "[":
-                    if len(self._closers) >= MAX_DEPTH:
-                        return self._end_malformed(
-                            out, pos
-                        )  # too deep to load (partial JSON's limit)
-                    self._open(out, c)
-                    pos += 1
-                elif c == "]" and self._closers[-1] == "]" and not self._key_open:
-                    pos += 1
-                    self._close(out)
-                elif c in ",}]":
-                    if not self._key_open:
-                        return self._end_malformed(out, pos)
-                    self._value_start(out, "null")  # an empty value, as in `a:,`
-                    self._after_value(out)
-                else:
-                    self._arg_state = _SCALAR
-                    self._scanned = 0
-            else:  # _AFTER
-                if c == ",":
-                    pos += 1
-                    self._arg_state = _KEY if self._closers[-1] == "}" else _VALUE
-                elif c == self._closers[-1]:
-                    pos += 1
-                    self._close(out)
-                elif self.IMPLIED_COMMA and self._closers[-1] == "}" and c not in "{}[]:,":
-                    self._arg_state = _KEY  # the next key, its comma left out
-                else:
-                    return self._end_malformed(out, pos)
-        return pos
-
-    def _end_malformed(self, out: list[Event], pos: int) -> int:
+    def _malformed(self, out: list[Event], pos: int) -> Step:
+        """Markup the grammar does not allow at ``pos``: the call ends ``incomplete`` and
+        text is read again from there."""
         self._close_call(out, incomplete=True)
-        return pos
+        return pos, False
+
+    # -- the steps -------------------------------------------------------------------------
+
+    def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        pos, marker = self._text_until_marker(buf, pos, out, self._start_finder, final)
+        if marker is None:
+            return pos, True
+        self._raw = [marker]
+        self._mode = HEADER
+        return pos, False
+
+    def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        m = _HEADER.match(buf, pos)
+        if m is None:
+            n = len(buf)
+            viable = _HEADER_PREFIX.match(buf, pos).end() == n  # type: ignore[union-attr]
+            if viable and not final and n - pos <= _MAX_HEADER:
+                return pos, True  # held until its '{'
+            self._release_raw(out)  # not a header: START was text
+            self._mode = TEXT
+            return pos, False
+        self._raw = []
+        self._reset_call()
+        self._index = self._start_call(out, m.group(1))
+        self._closers = ["}"]
+        self._has_member = [False]
+        self._pending.append("{")
+        self._mode = KEY
+        pos = m.end()
+        return (pos, False) if pos < len(buf) else self._stop(out, pos)
+
+    def _at_marker(self, buf: str, pos: int, out: list[Event], final: bool) -> Step | None:
+        """Where a key, a value or what follows one must come, ``buf[pos]`` starts a
+        marker: END ends the call, a cut marker is held; None if it is neither."""
+        if buf.startswith(self.END, pos):
+            self._close_call(out, incomplete=True)
+            return pos + len(self.END), False
+        if not final and (cut_marker(self.END, buf, pos) or cut_marker(self.QUOTE, buf, pos)):
+            return self._stop(out, pos)
+        return None
+
+    def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        # The fast read first: whole common members, or a cut one held whole.
+        has_member = self._has_member
+        taken, pos, after = self._members.read(buf, pos, not has_member[-1], final)
+        n = len(buf)
+        if taken:
+            has_member[-1] = True
+            if after == MEMBER_AFTER:
+                self._mode = AFTER
+            elif after != MEMBER_KEY and after != MEMBER_CUT:  # a key and its ':'
+                self._key_open = True
+                self._mode = VALUE
+            if pos == n or after == MEMBER_CUT:  # the chunk stops: ``_stop``, written out
+                if self._pending:
+                    self._pending.append(taken)
+                    return self._stop(out, pos)
+                self._sent.append(taken)
+                out.append(ToolCallArgs(self._index, taken))
+                return pos, True
+            self._pending.append(taken)
+            if after != MEMBER_KEY:
+                return pos, False
+        elif pos == n or after == MEMBER_CUT:
+            return self._stop(out, pos)
+        # Then a key token by token: blanks, a marker, a quoted key, '}', a bare key.
+        c = buf[pos]
+        if c.isspace():
+            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if pos == n:
+                return self._stop(out, pos)
+            c = buf[pos]
+        if c in self._marker_chars:
+            step = self._at_marker(buf, pos, out, final)
+            if step is not None:
+                return step
+            if buf.startswith(self.QUOTE, pos):
+                self._mode = QUOTED_KEY
+                pos += len(self.QUOTE)
+                return (pos, False) if pos < n else self._stop(out, pos)
+        if c == "}":
+            self._close_container(out)
+            pos += 1
+            return (pos, False) if pos < n else self._stop(out, pos)
+        m = _KEY_END.search(buf, pos)
+        if m is None:
+            if final or n - pos > _MAX_KEY:
+                return self._malformed(out, pos)
+            return self._stop(out, pos)  # the key, until its ':'
+        key = buf[pos : m.start()].strip()
+        if m.group() != ":" or not key:
+            return self._malformed(out, pos)
+        self._member_start(json_quote(key) + ":")
+        self._key_open = True
+        self._mode = VALUE
+        pos = m.end()
+        return (pos, False) if pos < n else self._stop(out, pos)
+
+    def _read_quoted_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        n = len(buf)
+        q = buf.find(self.QUOTE, pos)
+        if q == -1:
+            if final or n - pos > _MAX_KEY:
+                return self._malformed(out, pos)
+            return self._stop(out, pos)
+        colon = _WS.match(buf, q + len(self.QUOTE)).end()  # type: ignore[union-attr]
+        if colon == n and not final:
+            return self._stop(out, pos)
+        if not buf.startswith(":", colon):
+            return self._malformed(out, pos)
+        self._member_start(json_quote(buf[pos:q]) + ":")
+        self._key_open = True
+        self._mode = VALUE
+        pos = colon + 1
+        return (pos, False) if pos < n else self._stop(out, pos)
+
+    def _read_value(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        n = len(buf)
+        c = buf[pos]
+        if c.isspace():
+            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if pos == n:
+                return self._stop(out, pos)
+            c = buf[pos]
+        if c in self._marker_chars:
+            step = self._at_marker(buf, pos, out, final)
+            if step is not None:
+                return step
+            if buf.startswith(self.QUOTE, pos):
+                self._value_start('"')
+                self._mode = STRING
+                pos += len(self.QUOTE)
+                return (pos, False) if pos < n else self._stop(out, pos)
+        if c == "{" or c == "[":
+            if len(self._closers) >= MAX_DEPTH:  # too deep to load (partial JSON's limit)
+                return self._malformed(out, pos)
+            self._open_container(c)
+            pos += 1
+            return (pos, False) if pos < n else self._stop(out, pos)
+        if c == "]" and self._closers[-1] == "]" and not self._key_open:
+            self._close_container(out)
+            pos += 1
+            return (pos, False) if pos < n else self._stop(out, pos)
+        if c in ",}]":
+            if not self._key_open:
+                return self._malformed(out, pos)
+            self._value_start("null")  # an empty value, as in `a:,`
+            self._after_value(out)
+            return pos, False  # (the terminator is AFTER's)
+        self._mode = SCALAR
+        self._scanned = 0
+        return pos, False
+
+    def _read_string(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        stops = self._string_end
+        n = len(buf)
+        if stops.lead not in buf and not final and fast.FAST:
+            # ``StopMarkers.find``'s fast read, written out (most chunks of a long string
+            # take it, a call fewer each): no QUOTE can begin in ``buf`` but a cut one's
+            # first character, as its last, held
+            end = n - 1 if buf[-1] == stops.first else n
+            quote = None
+        else:
+            end, resume, quote = stops.find(buf, pos, final)
+        if quote is None:  # the string goes on; a cut QUOTE at the end is held
+            if end > pos:
+                piece = _json_string(buf[pos:end] if pos or end < n else buf)[1:-1]
+                if not self._pending:  # (``_stop`` for this one piece)
+                    self._sent.append(piece)
+                    out.append(ToolCallArgs(self._index, piece))
+                    return end, True
+                self._pending.append(piece)
+            return self._stop(out, end)
+        self._pending.append(json_quote(buf[pos:end])[1:] if end > pos else '"')
+        self._after_value(out)
+        return (resume, False) if resume < n else self._stop(out, resume)
+
+    def _read_scalar(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        n = len(buf)
+        m = self._scalar_end.search(buf, pos + self._scanned)
+        if m is None:
+            if not final:  # held until its terminator; what was searched is not again
+                self._scanned = n - pos - self._end_partial.length(buf, pos)
+                return self._stop(out, pos)
+            self._value_start(self._bare_value(buf[pos:]))
+            self._mode = AFTER
+            return self._stop(out, n)
+        self._scanned = 0
+        self._value_start(self._bare_value(buf[pos : m.start()]))
+        self._after_value(out)
+        return m.start(), False
+
+    def _read_after(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        n = len(buf)
+        c = buf[pos]
+        if c.isspace():
+            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if pos == n:
+                return self._stop(out, pos)
+            c = buf[pos]
+        if c in self._marker_chars:
+            step = self._at_marker(buf, pos, out, final)
+            if step is not None:
+                return step
+        closer = self._closers[-1]
+        if c == ",":
+            self._mode = KEY if closer == "}" else VALUE
+            pos += 1
+            return (pos, False) if pos < n else self._stop(out, pos)
+        if c == closer:
+            self._close_container(out)
+            pos += 1
+            return (pos, False) if pos < n else self._stop(out, pos)
+        if self.IMPLIED_COMMA and closer == "}" and c not in "{}[]:,":
+            self._mode = KEY  # the next key, its comma left out
+            return pos, False
+        return self._malformed(out, pos)
+
+    def _read_close(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            self._raw.append(buf[pos:ws])
+        if ws == len(buf):
+            return ws, True
+        if buf.startswith(self.END, ws):
+            self._end_closed_call(out, True)
+            self._raw = []
+            self._mode = TEXT
+            self._block_ended()
+            return ws + len(self.END), False
+        if not final and cut_marker(self.END, buf, ws):
+            return ws, True
+        # no END after the arguments: the call was cut off, and the blanks are text
+        self._end_closed_call(out, False)
+        self._release_raw(out)
+        self._mode = TEXT
+        return ws, False
+
+    # -- the end of the stream -------------------------------------------------------------
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
-        if self._mode == _ARGS:
-            if self._arg_state == _SCALAR and rest:
-                self._value_start(out, gemma_scalar(rest))
-                self._arg_state = _AFTER
+        """A call still open ends ``incomplete``, its arguments closed (a held scalar or
+        string read first); held markup is released as text."""
+        mode = self._mode
+        if KEY <= mode <= AFTER:
+            if mode == SCALAR and rest:
+                self._value_start(gemma_scalar(rest))
+                self._mode = AFTER
                 rest = ""
-            elif self._arg_state == _STRING and rest:
-                self._add_args(out, json_quote(rest)[1:-1])
+            elif mode == STRING and rest:
+                self._pending.append(json_quote(rest)[1:-1])
                 rest = ""
             self._close_call(out, incomplete=True)
             if rest.strip():
                 out.append(Text(rest))
             return
-        if self._mode == _CLOSE:
+        if mode == CLOSE:
             self._end_closed_call(out, False)  # its END never came
-        if self._mode == _HEADER_MODE or (self._mode == _CLOSE and rest.strip()):
-            out.append(Text("".join(self._raw) + rest))
-        elif self._mode == _TEXT and rest:
-            out.append(Text(rest))
-        self._raw = []
+            if not rest.strip():  # blanks after the arguments are markup
+                self._raw = []
+                return
+        elif mode == TEXT:
+            if rest:
+                out.append(Text(rest))
+            return
+        # a header never completed, or text after a call's arguments: the markup is text
+        self._raw.append(rest)
+        self._release_raw(out)
 
 
 FORMATS = (GemmaFourParser,)

@@ -7,9 +7,10 @@ Grammar (allenai Olmo-3 Instruct/Think; vLLM ``olmo3``)::
 
 One call per line, no brackets (a ``[`` ... ``]`` around them is accepted too). Literals
 are Python's, and JSON's ``true``/``false``/``null`` are accepted as well (as in every
-pythonic format). The call and
-literal grammar, the modes, what is held back and the JSON conversion are the pythonic
-engine's (``_pycalls.py``); this class sets the markers. A block with no call in it is
+pythonic format). The block
+grammar, the modes and what is held back are the pythonic engine's (``_pycalls.py``), the
+arguments and their JSON conversion ``streamcall.text.pyargs``'s; this class sets the
+markers. A block with no call in it is
 text; whitespace between blocks is markup.
 """
 

@@ -7,10 +7,11 @@ Grammar (Llama 3.2 / ToolACE ``pythonic``; Llama 4 ``llama4_pythonic``)::
                      | text* ('<|python_start|>' '['? calls ']'? '<|python_end|>'? text*)*
     call            := NAME '(' (IDENT '=' literal (',' IDENT '=' literal)*)? ')'
 
-The call and literal grammar, the modes, what is held back and the JSON conversion are
-the pythonic engine's (``_pycalls.py``). ``pythonic`` has no markers: a first non-blank
-character other than ``[`` makes the whole output text, and so does a ``[`` that does not
-start a call (``[1]``, ``[Note]``). Text after the closing ``]`` is text.
+The block grammar, the modes and what is held back are the pythonic engine's
+(``_pycalls.py``); the arguments and their JSON conversion are
+``streamcall.text.pyargs``'s. ``pythonic`` has no markers: a first non-blank character
+other than ``[`` makes the whole output text, and so does a ``[`` that does not start a
+call (``[1]``, ``[Note]``). Text after the closing ``]`` is text.
 """
 
 from __future__ import annotations

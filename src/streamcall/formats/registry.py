@@ -138,6 +138,10 @@ def parser_class(name: str) -> type[ToolParser]:
     try:
         return registry[name]
     except KeyError:
+        if name == "auto":  # not a format: it picks one from the text (formats/auto.py)
+            from streamcall.formats.auto import AutoParser
+
+            return AutoParser
         known = ", ".join(sorted(registry))
         raise ValueError(f"unknown tool-call format {name!r}; known formats: {known}") from None
 
@@ -157,8 +161,18 @@ def tool_parser(
     model: str | None = None,
     tools: Tools | None = None,
     id_prefix: str = "call_",
+    template: Any = None,
 ) -> ToolParser:
-    """A fresh streaming parser for a format, given by name or routed from a model id."""
+    """A fresh streaming parser for a format, given by name or routed from a model id.
+
+    ``template`` is the response template of the ``hf`` format (``formats/hf.py``), which
+    needs one; no other format takes it."""
+    if name == "hf":
+        from streamcall.formats.hf import HfToolParser
+
+        return HfToolParser(tools, id_prefix=id_prefix, template=template)
+    if template is not None:
+        raise ValueError(f"template= is for the hf format only, not {name or model!r}")
     if name is None:
         if model is None:
             raise ValueError("tool_parser needs a format name or a model id")

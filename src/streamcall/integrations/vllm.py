@@ -26,8 +26,11 @@ Two layers:
   and ``streamed_args_for_tool``, consistent, so vLLM sends nothing twice.
 - ``register()`` (needs vLLM, imported lazily): subclasses vLLM's ``ToolParser`` once per
   format and registers them with ``ToolParserManager`` as ``streamcall_<format>``, plus
-  ``streamcall``, which routes the format from the tokenizer's name (the checkpoint the
-  server loaded, not the served alias) when the parser is built. vLLM 0.33 builds every
+  ``streamcall``, which, when the parser is built, reads the tokenizer's response template
+  (``response_template_of``: the ``response_template`` of its ``tokenizer_config.json``,
+  as transformers and vLLM's ``hf`` read it) and parses with the ``hf`` format built from
+  it; without one, it routes the format from the tokenizer's name (the checkpoint the
+  server loaded, not the served alias). vLLM 0.33 builds every
   parser once at startup to check it against the tokenizer, so a checkpoint that routes
   nowhere (a local directory named after no known model) stops the server at startup
   with a message naming ``streamcall_<format>``; it never fails or degrades a request.
@@ -76,6 +79,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from streamcall.detect import hf_tool_parser
 from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.registry import ToolParser, format_for_model, formats, tool_parser
 from streamcall.output import OutputParser
@@ -88,6 +92,7 @@ __all__ = [
     "TOOL_PHASE_REASONING",
     "DeltaAdapter",
     "register",
+    "response_template_of",
     "route_tokenizer",
     "tool_phase_reasoning",
     "tools_as_dicts",
@@ -143,6 +148,32 @@ def tools_as_dicts(tools: Any) -> list[dict[str, Any]] | None:
     return out or None
 
 
+def response_template_of(tokenizer: Any) -> dict[str, Any] | None:
+    """The tokenizer's response template, or None: its ``response_template`` attribute
+    (transformers 5.13 and later), else ``init_kwargs["response_template"]`` (where vLLM's
+    ``hf`` parser also looks). A template that is not a valid one raises ``ValueError``
+    naming the field, so that the server stops at startup instead of failing requests."""
+    template = getattr(tokenizer, "response_template", None)
+    if template is None:
+        init_kwargs = getattr(tokenizer, "init_kwargs", None)
+        if isinstance(init_kwargs, dict):
+            template = init_kwargs.get("response_template")
+    if template is None:
+        return None
+    from streamcall.response_templates import load_response_template
+
+    if not isinstance(template, dict):
+        raise ValueError(
+            "the tokenizer's response_template must be a JSON object, got "
+            + type(template).__name__
+        )
+    try:
+        load_response_template(template)
+    except ValueError as exc:
+        raise ValueError(f"the tokenizer's response_template is not valid: {exc}") from None
+    return template
+
+
 def route_tokenizer(tokenizer: Any) -> str:
     """The format the routing parser ``streamcall`` uses for this tokenizer.
 
@@ -175,8 +206,15 @@ class DeltaAdapter:
         tools: list[dict[str, Any]] | None = None,
         id_prefix: str = "call_",
         reasoning: ReasoningParser | None = None,
+        template: dict[str, Any] | None = None,
     ) -> None:
-        tools_parser = tool_parser(format, model=model, tools=tools, id_prefix=id_prefix)
+        #: ``template``: a response template, parsed with the ``hf`` format (``format`` is
+        #: then ignored)
+        tools_parser = (
+            hf_tool_parser(template, tools=tools, id_prefix=id_prefix)
+            if template is not None
+            else tool_parser(format, model=model, tools=tools, id_prefix=id_prefix)
+        )
         #: ``reasoning``: a reasoning parser read in front of the tool parser (its
         #: ``Reasoning`` events become ``reasoning`` deltas)
         self.parser: ToolParser | OutputParser = (
@@ -357,9 +395,17 @@ def _make_base() -> tuple[type, Any]:
                 super().__init__(tokenizer, tools)
             else:
                 super().__init__(tokenizer)
-            self.streamcall_format = (
-                self.format_name if self.format_name is not None else route_tokenizer(tokenizer)
+            #: the tokenizer's response template, read by the routing parser ``streamcall``
+            self.streamcall_template = (
+                response_template_of(tokenizer) if self.format_name is None else None
             )
+            if self.format_name is not None:
+                self.streamcall_format = self.format_name
+            elif self.streamcall_template is not None:
+                self.streamcall_format = "hf"
+                hf_tool_parser(self.streamcall_template)  # fails at startup if hf cannot run
+            else:
+                self.streamcall_format = route_tokenizer(tokenizer)
             self._tools = tools_as_dicts(tools)
             self._adapter: DeltaAdapter | None = None
 
@@ -370,7 +416,11 @@ def _make_base() -> tuple[type, Any]:
             if streaming and reads_skip_flag and not self.skip_reasoning_parsing:
                 reasoning = tool_phase_reasoning(self.streamcall_format, request)
             return DeltaAdapter(
-                self.streamcall_format, tools=tools, id_prefix=prefix, reasoning=reasoning
+                self.streamcall_format,
+                tools=tools,
+                id_prefix=prefix,
+                reasoning=reasoning,
+                template=self.streamcall_template,
             )
 
         def _sync(self, adapter: DeltaAdapter) -> None:

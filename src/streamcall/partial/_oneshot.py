@@ -55,6 +55,11 @@ from streamcall.partial.incremental import (
     too_deep,
 )
 from streamcall.text import CONTROL, HIGH_SURROGATE_TAIL
+from streamcall.text.jsonstring import (
+    COMPILED_MIN,
+    compiled_string_reads,
+    decode_string_literal,
+)
 
 __all__ = ["MISS", "fast_parse", "fast_repair"]
 
@@ -171,6 +176,12 @@ def _walk_strings(text: str) -> tuple[int, str] | None:
         if i < 0 or i >= stop:
             return None
         try:
+            if len(closed) - i >= COMPILED_MIN and compiled_string_reads() and closed.isascii():
+                # the open one, if the string at i runs to the end: read by the compiled
+                # library (a closed string is read again by json's scanner below)
+                content = decode_string_literal(closed[i:])
+                if content is not None:
+                    return i, content
             content, end = scanstring(closed, i + 1, False)
         except ValueError:
             return None
@@ -240,10 +251,7 @@ def _analyse(text: str, plain: str, q: int) -> _Cut | None:
         if end < 0:
             return None
     if plain[s] == ",":
-        b = s - 1
-        while b >= 0 and plain[b] in _WS:
-            b -= 1
-        if b < 0 or plain[b] in "[{,:":
+        if not _after_value(plain, s):
             return None  # a comma where a value should be: junk, for the reference
         p = s
     else:
@@ -470,12 +478,22 @@ def _string_value_end(text: str, cut: _Cut) -> int:
     return _kept_end(text, q)
 
 
+def _after_value(plain: str, comma: int) -> bool:
+    """Does the comma at ``comma`` follow a complete value (not an opener, a colon, another
+    comma or nothing)?"""
+    b = comma - 1
+    while b >= 0 and plain[b] in _WS:
+        b -= 1
+    return b >= 0 and plain[b] not in "[{,:"
+
+
 def _content(text: str, start: int, stop: int) -> str:
     """The decoded body ``text[start:stop]`` of a string (json's lax scanner; raises
     ValueError on a bad escape). With no backslash it is the text itself: no scan."""
     if text.find("\\", start, stop) < 0:
         return text[start:stop]
-    decoded: str = scanstring(text[start:stop] + '"', 0, False)[0]
+    decoded = decode_string_literal(text[start - 1 : stop] + '"')
+    assert decoded is not None  # the body holds no real quote
     return decoded
 
 
@@ -502,6 +520,8 @@ def _in_string(text: str, plain: str, q: int, content: str | None) -> Any:
     else:
         prev = plain[b]
         inner = plain[openers[-1]] if openers else ""
+        if prev == "," and not _after_value(plain, b):
+            return MISS  # a comma where a value should be: junk, for the tail path
         if prev == "{":
             key = b + 1
         elif prev == "," and inner == "{":

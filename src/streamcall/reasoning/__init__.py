@@ -10,6 +10,8 @@ which has no reasoning parser), and a model's own name wins over its base family
 
 from __future__ import annotations
 
+from typing import Any
+
 from streamcall.reasoning._engine import (
     MarkerReasoningParser,
     ReasoningParser,
@@ -100,12 +102,21 @@ def reasoning_format_for_model(model_id: str) -> str | None:
     return None
 
 
-def reasoning_parser(name: str, *, prompt_opened: bool | None = None) -> ReasoningParser:
+def reasoning_parser(
+    name: str, *, prompt_opened: bool | None = None, template: Any = None
+) -> ReasoningParser:
     """A fresh streaming reasoning parser.
 
     ``prompt_opened`` states whether the prompt already opened reasoning (the template
-    pre-filled ``<think>``); None takes the format's default.
+    pre-filled ``<think>``); None takes the format's default. ``template`` is the response
+    template of the ``hf`` format (``formats/hf.py``), which needs one.
     """
+    if name == "hf":
+        from streamcall.formats.hf import HfReasoningParser
+
+        return HfReasoningParser(template)
+    if template is not None:
+        raise ValueError(f"template= is for the hf format only, not {name!r}")
     spec = _SPECS.get(name)
     if spec is not None:
         return MarkerReasoningParser(spec, prompt_opened=prompt_opened)

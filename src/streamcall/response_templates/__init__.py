@@ -9,6 +9,7 @@ spec (version 1):
 - ``content``: the content parsers and transforms a region's body goes through;
 - ``tooltypes``: tool-call arguments typed by the request's tools;
 - ``oneshot``: ``parse_response``, the drop-in for transformers' one;
+- ``stream``: ``response_parser``, the same reading as a stream of streamcall's events;
 - ``export``: response templates for streamcall's own formats (``response_template_for``).
 
 docs/response-templates.md is the user's guide, with the differences from transformers.
@@ -25,13 +26,16 @@ from streamcall.response_templates.spec import (
     compile_template,
     load_response_template,
 )
+from streamcall.response_templates.stream import ResponseStream, response_parser
 
 __all__ = [
     "Anchor",
     "Field",
+    "ResponseStream",
     "ResponseTemplate",
     "compile_template",
     "load_response_template",
     "parse_response",
+    "response_parser",
     "response_template_for",
 ]

@@ -137,8 +137,13 @@ def _banner(config: ServerConfig, host: str, port: int, workers: int, replay: bo
             "  upstream: built-in replay of the bundled examples; models: "
             + ", ".join(config.models)
         )
+    fmt = config.format or "routed from each request model"
+    if config.response_template is not None:
+        fmt += " (the checkpoint's response template)"
+    elif config.format == "auto":
+        fmt += " (sniffed from each answer)"
     lines.append(
-        f"  tool-call format: {config.format or 'routed from each request model'}; "
+        f"  tool-call format: {fmt}; "
         f"reasoning: {config.reasoning or 'routed from each request model'}; workers: {workers}"
     )
     lines.append(

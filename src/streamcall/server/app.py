@@ -5,7 +5,9 @@ Routes:
 - ``POST /v1/chat/completions``: validated, forwarded to ``{upstream}/chat/completions``
   with httpx (``tools``/``tool_choice`` as ``upstream_tools`` says: ``pass`` them as they
   are, ``strip`` both, or keep ``tools`` and send ``tool_choice: "none"``), and the answer
-  parsed by ``StreamParser`` (format from the config, else from the bundled example of
+  parsed by ``StreamParser`` (format from the config, which ``--model-dir`` fills from
+  the checkpoint (``config_with_model_dir``: its response template, read by the ``hf``
+  format, else the formats its chat template writes), else from the bundled example of
   that model, else routed from the request's ``model``; the request's ``tools`` type
   untyped values, its own ``tool_choice`` decides which calls are parsed, and its
   thinking switches where reasoning starts). Streaming answers are re-emitted chunk by
@@ -58,6 +60,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
@@ -66,6 +69,7 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -80,6 +84,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from streamcall import bundled
+from streamcall.detect import Detected, detect, stream_parser_for
 from streamcall.server.emit import ChunkEmitter, message_json
 from streamcall.sse import SSEEncoder
 from streamcall.stream import StreamParser
@@ -90,6 +95,8 @@ __all__ = [
     "Counters",
     "ServerConfig",
     "app_from_env",
+    "config_for_examples",
+    "config_with_model_dir",
     "create_app",
     "error_body",
     "public_url",
@@ -128,6 +135,9 @@ class ServerConfig:
     client_keys: list[str] = field(default_factory=list)
     #: the largest request body accepted, in bytes (larger: 413)
     max_body: int = 16 << 20
+    #: a checkpoint's response template (``--model-dir``): every answer is parsed with the
+    #: ``hf`` format built from it, and ``format``/``reasoning`` say ``hf``
+    response_template: dict[str, Any] | None = None
 
 
 @dataclass
@@ -433,6 +443,15 @@ def create_app(config: ServerConfig) -> Starlette:
 
     def make_parser(body: dict[str, Any], prefix: str) -> StreamParser:
         model = body.get("model")
+        if config.response_template is not None:
+            found = Detected("hf", config.reasoning, config.response_template, "--model-dir")
+            return stream_parser_for(
+                found,
+                tools=body.get("tools"),
+                id_prefix=prefix,
+                request=body,
+                tool_choice=body.get("tool_choice"),
+            )
         fmt, reasoning = config.format, config.reasoning
         if isinstance(model, str) and model in config.models:
             known_fmt, known_reasoning = config.models[model]
@@ -908,6 +927,25 @@ def app_from_env() -> Starlette:
     values = json.loads(raw)
     values["models"] = {k: tuple(v) for k, v in values.get("models", {}).items()}
     return create_app(ServerConfig(**values))
+
+
+def config_with_model_dir(config: ServerConfig, directory: str | os.PathLike[str]) -> ServerConfig:
+    """``config`` with the formats ``detect`` reads off a checkpoint directory (an explicit
+    ``format`` or ``reasoning`` in ``config`` wins); returns it with ``detect``'s reason.
+
+    A response template decides both (``hf``). No tool-call format found: ``auto``, the
+    format sniffed from each answer; no reasoning format found: none.
+    """
+    found = detect(Path(directory))
+    if found.template is not None:
+        return dataclasses.replace(
+            config, format="hf", reasoning=found.reasoning, response_template=found.template
+        )
+    return dataclasses.replace(
+        config,
+        format=config.format or found.format or "auto",
+        reasoning=config.reasoning or found.reasoning or "none",
+    )
 
 
 def config_for_examples(config: ServerConfig) -> ServerConfig:

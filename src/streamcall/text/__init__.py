@@ -13,6 +13,9 @@ standard library, and nothing in it knows a format.
 - ``args``: the argument streamers built on it;
 - ``members``: ``ShortMembers``, tagged members read whole by one regex, a cut one held
   whole (``tagged_member_pattern`` builds the regex of one);
+- ``bare``: objects written with bare keys and delimited strings, read as JSON;
+- ``pyliteral``, ``pyargs``: Python literals read as JSON, and ``PythonArgs``, a call's
+  arguments written as Python streamed as one JSON object;
 - ``fast``: the one switch that sends every fast read to its reference path.
 """
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 from streamcall.text import fast
 from streamcall.text.args import MAX_MEMBER, ArgsStreamer
+from streamcall.text.bare import BareMembers, bare_scalar
 from streamcall.text.jsonscan import (
     KEY_EXPECTED,
     KEY_OR_CLOSE_EXPECTED,
@@ -54,6 +58,7 @@ from streamcall.text.members import (
     any_prefix,
     tagged_member_pattern,
 )
+from streamcall.text.pyargs import PythonArgs
 
 __all__ = [
     "CONTROL",
@@ -70,15 +75,18 @@ __all__ = [
     "STRING_RUN",
     "WS",
     "ArgsStreamer",
+    "BareMembers",
     "FeedLoop",
     "JsonScan",
     "MarkerFinder",
     "PartialMarkers",
+    "PythonArgs",
     "ShortMembers",
     "Step",
     "StepFn",
     "StopMarkers",
     "any_prefix",
+    "bare_scalar",
     "cut_marker",
     "decode_json_string",
     "decode_string_run",

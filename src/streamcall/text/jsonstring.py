@@ -6,6 +6,11 @@
 - ``decode_string_run``: decode a run of body that holds only whole escapes.
 - ``raw_offset``: the way back from a position in decoded text to the model's own.
 - ``json_quote``: the JSON literal of a text, by the C escaper.
+- ``decode_string_literal``: one whole string literal decoded at once, by the optional
+  compiled JSON library (orjson, the ``fast`` extra) where it is installed and the literal
+  is long and ASCII, else by json's C scanner. orjson is strict (no raw control character, no lone
+  surrogate): a literal it refuses is json's scanner's, so the result never depends on
+  whether it is installed.
 - The nested-string patterns: a JSON string whose decoded text is itself JSON text
   (arguments written as a string of escaped JSON, Granite 4), read without decoding it
   first (``streamcall.text.args.EncodedArgs`` uses them).
@@ -20,14 +25,26 @@ import json
 import re
 from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
 from collections.abc import Callable
+from typing import Any
+
+from streamcall.text import fast
+
+_compiled_loads: Callable[[str], Any] | None
+try:  # the optional compiled JSON library (the ``fast`` extra); pure Python without it
+    from orjson import loads as _compiled_loads
+except ImportError:  # pragma: no cover - depends on what is installed
+    _compiled_loads = None
 
 __all__ = [
+    "COMPILED_MIN",
     "CONTROL",
     "CUT_ESCAPE",
     "HIGH_SURROGATE_TAIL",
     "STRICT_RUN",
     "STRING_RUN",
+    "compiled_string_reads",
     "decode_json_string",
+    "decode_string_literal",
     "decode_string_run",
     "json_quote",
     "nested_member_cut",
@@ -69,6 +86,42 @@ def json_quote(text: str) -> str:
 
 
 _encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
+
+
+#: From this length on ``decode_string_literal`` tries the compiled library: below it, its
+#: call and the copy to UTF-8 cost more than json's scanner saves (docs/performance.md).
+COMPILED_MIN = 64
+
+
+def compiled_string_reads() -> bool:
+    """Whether ``decode_string_literal`` hands long ASCII literals to the compiled library."""
+    return fast.FAST and _compiled_loads is not None
+
+
+def decode_string_literal(literal: str) -> str | None:
+    """The text of ``literal``, a JSON string literal with its quotes, read leniently as
+    json's scanner reads it (raw control characters allowed, a lone surrogate escape kept as
+    the surrogate); None if the literal ends before its last character (a quote inside it
+    that is not escaped). Raises ``ValueError`` on an invalid escape.
+
+    The fast read: orjson, if installed and the literal is ASCII and at least
+    ``COMPILED_MIN`` long; it decodes an escape-dense literal several times faster (a
+    non-ASCII one it must first encode to UTF-8, and with astral characters that costs more
+    than it saves, so such a literal takes the reference read). What it refuses (a control
+    character, a lone surrogate, a quote before the end) goes to the reference read, json's
+    scanner, which is also the read with ``streamcall.text.fast`` off.
+    """
+    loads = _compiled_loads
+    if loads is not None and fast.FAST and len(literal) >= COMPILED_MIN and literal.isascii():
+        try:
+            value = loads(literal)
+        except ValueError:  # orjson.JSONDecodeError is a ValueError
+            pass
+        else:
+            if isinstance(value, str):
+                return value
+    decoded, end = _scanstring(literal, 1, False)
+    return decoded if end == len(literal) else None
 
 
 def decode_string_run(run: str) -> str:

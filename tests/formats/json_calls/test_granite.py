@@ -15,27 +15,12 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.formats.registry import parse_tool_calls, tool_parser
+from support import VLLM_ESCAPED_ARGS as ESCAPED_ARGS
+from support import VLLM_VARIOUS_ARGS as VARIOUS_ARGS
 from support import check_format, summary
 
 Calls = list[tuple[str, dict[str, Any]]]
 
-VARIOUS_ARGS = """{
-    "string_field": "hello",
-    "int_field": 42,
-    "float_field": 3.14,
-    "bool_field": true,
-    "null_field": null,
-    "array_field": ["a", "b", "c"],
-    "object_field": {"nested": "value"},
-    "empty_array": [],
-    "empty_object": {}
-  }"""
-ESCAPED_ARGS = """{
-    "quoted": "He said \\"hello\\"",
-    "path": "C:\\\\Users\\\\file.txt",
-    "newline": "line1\\nline2",
-    "unicode": "emoji: 🎉"
-  }"""
 ESCAPED = {
     "quoted": 'He said "hello"',
     "path": "C:\\Users\\file.txt",

@@ -21,27 +21,12 @@ from hypothesis import strategies as st
 from streamcall import testing
 from streamcall.events import ToolCallStart
 from streamcall.formats.registry import parse_tool_calls, parser_class, tool_parser
+from support import VLLM_ESCAPED_ARGS as ESCAPED
+from support import VLLM_VARIOUS_ARGS as VARIOUS
 from support import check_format, summary
 
 Calls = list[tuple[str, dict[str, Any]]]
 
-VARIOUS = """{
-    "string_field": "hello",
-    "int_field": 42,
-    "float_field": 3.14,
-    "bool_field": true,
-    "null_field": null,
-    "array_field": ["a", "b", "c"],
-    "object_field": {"nested": "value"},
-    "empty_array": [],
-    "empty_object": {}
-  }"""
-ESCAPED = """{
-    "quoted": "He said \\"hello\\"",
-    "path": "C:\\\\Users\\\\file.txt",
-    "newline": "line1\\nline2",
-    "unicode": "emoji: 🎉"
-  }"""
 DALLAS = {"city": "Dallas", "state": "TX", "unit": "fahrenheit"}
 ORLANDO = {"city": "Orlando", "state": "FL", "unit": "fahrenheit"}
 SF = {"city": "San Francisco", "metric": "celsius"}

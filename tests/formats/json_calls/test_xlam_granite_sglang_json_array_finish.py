@@ -2,7 +2,7 @@
 
 Cases are taken from SGLang's ``test/registered/unit/function_call/test_json_array_parser_finish.py``
 (Apache-2.0, copyright the SGLang project): the model outputs and what ``finish`` must do
-with them; the code is ours (see ``test_sglang_json_array.py`` for why ``xlam`` and
+with them; the code is ours (see ``test_xlam_granite_sglang_json_array.py`` for why ``xlam`` and
 ``granite``). Every text goes through ``check_format`` (whole, 1-char, 7-char and random
 chunkings, each ended by ``finish``).
 

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from pythonic_cases import (
     EMPTY_DICT,
     EMPTY_LIST,
@@ -27,6 +26,7 @@ from pythonic_cases import (
     SIMPLE,
     SIMPLE_ARGS,
 )
+
 from streamcall import testing
 from streamcall.formats.registry import tool_parser
 from support import check_format, summary

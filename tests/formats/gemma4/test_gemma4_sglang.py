@@ -6,7 +6,7 @@ arguments) and ``test_gemma4_detector_string_delimiters.py`` (Apache-2.0, copyri
 SGLang project): the model outputs, the tool schema, the chunkings it feeds and the
 expected calls; the code is ours. Every text goes through ``check_format`` (whole, 1-char,
 7-char and random chunkings), and SGLang's chunkings are replayed as given and compared
-with the one-shot result. The finish suite is in ``test_sglang_gemma4_finish.py``.
+with the one-shot result. The finish suite is in ``test_gemma4_sglang_finish.py``.
 
 Where SGLang's expectation differs on purpose, we assert ours and say why: after a stray
 ``]`` (``42,]trailing``) or a broken array, the call ends there, its arguments closed, and

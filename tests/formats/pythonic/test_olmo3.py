@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from pythonic_cases import (
     EMPTY_DICT,
     EMPTY_LIST,
@@ -24,6 +23,7 @@ from pythonic_cases import (
     SIMPLE,
     SIMPLE_ARGS,
 )
+
 from support import check_format, summary
 
 MORE_TYPES_JSON_LITERALS = (

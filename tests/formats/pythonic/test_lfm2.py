@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from pythonic_cases import MORE_TYPES
+
 from streamcall import testing
 from support import check_format, summary
 

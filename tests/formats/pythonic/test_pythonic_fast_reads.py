@@ -1,40 +1,36 @@
-"""The pythonic engine's shortcuts give what its general path gives (a fast path is kept
-only if it measures faster, docs/performance.md, and is proved equal to the path it
-shortcuts).
+"""The pythonic engine gives the same events with the text layer's fast reads on (the
+default) and on their reference paths (``streamcall.text.fast.reference``), chunk by chunk,
+in any chunking, cut anywhere and ended anywhere: pythonic, llama4_pythonic, olmo3, lfm2.
 
-The shortcuts (``_pycalls.py``): ``feed`` hands a chunk inside a call's arguments straight
-to ``_args``, and a chunk inside a long string straight to its body regex
-(``_string_path``); ``_args`` reads a whole common member (keyword, '=', a bare scalar or a
-short string, ',') with one regex (``_member_re``), and the rest of a short string or of a
-scalar at the call level with one more (``_string_rest``, ``_scalar_rest``). Here they are
-switched off on one parser (each alone, and all together with the general
-``FeedLoop.feed``) and the two parsers are fed the same chunks. Not only the whole stream
-must agree: after every chunk both must have released the same text and the same argument
-JSON, so a shortcut never holds back what the general path streams.
+The fast reads are ``PythonArgs``'s (``streamcall/text/pyargs.py``): the common members at
+the call level (a keyword, '=', a bare scalar or a short string, ',') read with about one
+regex per chunk, whichever token the chunk begins in (``_read_members``), and a chunk inside
+a long string decoded at once (``_read_long_string``); the reference path is the token loop
+(``_read``). Not only the whole stream must agree: after every chunk both must have
+released the same text and the same argument JSON, so a fast read never holds back what the
+reference path streams. A fast read is kept only if it measures faster
+(docs/performance.md), and a test pins that each is on and taken.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from pythonic_cases import ESCAPED, MORE_TYPES, SIMPLE
+
 from streamcall import testing
-from streamcall._feedloop import FeedLoop
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats import _pycalls
-from streamcall.formats._pycalls import PythonicCallsParser, py_call
+from streamcall.formats._pycalls import py_call
 from streamcall.formats.registry import parser_class
+from streamcall.text import fast
+from streamcall.text.pyargs import PythonArgs
 
 FORMATS = ["pythonic", "llama4_pythonic", "olmo3", "lfm2"]
-NEVER = re.compile("(?!)")
-SHORTCUTS = ["member", "string_rest", "scalar_rest", "value_rest", "string_path", "feed"]
 
-# Call bodies (``f(...)``) that reach every branch of the shortcuts and their edges.
+# Call bodies (``f(...)``) that reach every branch of the fast reads and their edges.
 BODIES = [
     SIMPLE,
     MORE_TYPES,
@@ -60,7 +56,7 @@ BODIES = [
     "f(a=1)",
     "f()",
     "mod.sub.f(a='v', b=None)",
-    # long strings, which fill whole chunks (feed's string path)
+    # long strings, which fill whole chunks (the long-string read; json_body)
     "f(text='" + '<div class="row">Ünï 東京 \\\\ path</div>\\n' * 4 + "', n=1)",
     "f(esc='" + "\\x41\\101\\u00e9\\ud83d\\ude00\\N{BULLET}\\\n" * 6 + "')",
     "f(d={'k': '" + "abc def " * 10 + "'}, s={'" + "xyz " * 20 + "', 2})",
@@ -75,19 +71,6 @@ def render(fmt: str, bodies: list[str], prefix: str = "", suffix: str = "") -> s
     if cls.START:
         return f"{prefix}{cls.START[0]}{inner}{cls.END}{suffix}"
     return f"{inner}{suffix}"
-
-
-def switch_off(parser: PythonicCallsParser, which: str) -> None:
-    if which == "member":
-        parser._member_re = NEVER
-    elif which == "string_rest":
-        parser._string_rest = {"'": NEVER, '"': NEVER}
-    elif which == "scalar_rest":
-        parser._scalar_rest = NEVER
-    elif which == "value_rest":
-        parser._value_rest = NEVER
-    elif which == "string_path":
-        parser._string_path = False
 
 
 def merged(events: list[Event]) -> list[tuple[str, Any]]:
@@ -109,24 +92,20 @@ def merged(events: list[Event]) -> list[tuple[str, Any]]:
     return out
 
 
-def per_chunk(
-    parser: PythonicCallsParser, pieces: list[str], general_feed: bool
-) -> tuple[list[Any], list[Event]]:
-    feed = (lambda piece: FeedLoop.feed(parser, piece)) if general_feed else parser.feed
-    events = [feed(piece) for piece in pieces]
+def per_chunk(fmt: str, pieces: list[str]) -> tuple[list[Any], list[Event]]:
+    """Every ``feed``'s events merged, then ``finish``'s, then a feed after the end."""
+    parser = parser_class(fmt)()
+    events = [parser.feed(piece) for piece in pieces]
     events.append(parser.finish())
+    assert parser.feed("more") == []
     return [merged(step) for step in events], [e for step in events for e in step]
 
 
-def check(fmt: str, pieces: list[str], off: tuple[str, ...] = tuple(SHORTCUTS)) -> None:
-    cls = parser_class(fmt)
-    fast = cls()
-    slow = cls()
-    for which in off:
-        switch_off(slow, which)
-    fast_steps, events = per_chunk(fast, pieces, general_feed=False)
-    slow_steps, _ = per_chunk(slow, pieces, general_feed="feed" in off)
-    assert fast_steps == slow_steps, pieces
+def check(fmt: str, pieces: list[str]) -> None:
+    fast_steps, events = per_chunk(fmt, pieces)
+    with fast.reference():
+        reference_steps, _ = per_chunk(fmt, pieces)
+    assert fast_steps == reference_steps, pieces
     testing.coalesce(events)  # and the stream keeps the event invariants
 
 
@@ -139,7 +118,7 @@ def ends_anywhere(text: str, cut: int | None) -> str:
 @pytest.mark.parametrize("body", BODIES)
 @settings(max_examples=40)
 @given(cuts=st.lists(st.integers(1, 400), max_size=40), end=st.none() | st.integers(0))
-def test_shortcuts_equal_the_general_path(
+def test_fast_reads_equal_the_reference(
     fmt: str, body: str, cuts: list[int], end: int | None
 ) -> None:
     text = ends_anywhere(render(fmt, [body, "g(x=1)"], "Hi ", " tail"), end)
@@ -148,21 +127,13 @@ def test_shortcuts_equal_the_general_path(
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("body", BODIES)
-def test_shortcuts_equal_the_general_path_cut_everywhere(fmt: str, body: str) -> None:
+def test_fast_reads_equal_the_reference_cut_everywhere(fmt: str, body: str) -> None:
     """Every cut position, one at a time and in small chunks."""
     text = render(fmt, [body], "", " tail")
     for i in range(1, len(text)):
         check(fmt, [text[:i], text[i:]])
     for size in (1, 2, 3, 5, 7):
         check(fmt, testing.chunk_every(text, size))
-
-
-@pytest.mark.parametrize("which", SHORTCUTS)
-@pytest.mark.parametrize("body", BODIES)
-def test_each_shortcut_alone_equals_the_general_path(which: str, body: str) -> None:
-    text = render("lfm2", [body, "g(x=1)"], "Hi ", " tail")
-    for size in (1, 3, 7):
-        check("lfm2", testing.chunk_every(text, size), off=(which,))
 
 
 scalars = (
@@ -182,7 +153,7 @@ arguments = st.dictionaries(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}", fullmat
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @given(data=st.data(), calls=st.lists(arguments, min_size=1, max_size=3))
-def test_shortcuts_equal_the_general_path_on_generated_calls(
+def test_fast_reads_equal_the_reference_on_generated_calls(
     fmt: str, data: st.DataObject, calls: list[dict[str, Any]]
 ) -> None:
     text = render(fmt, [py_call(f"f{i}", args) for i, args in enumerate(calls)], "Hi ", " tail")
@@ -192,12 +163,50 @@ def test_shortcuts_equal_the_general_path_on_generated_calls(
     check(fmt, testing.chunk_at(text, cuts))
 
 
-def test_the_shortcuts_are_on() -> None:
-    """They measured faster (docs/performance.md), so a test pins them on."""
-    parser = PythonicCallsParser()
-    assert parser._member_re is _pycalls._MEMBER
-    assert parser._string_rest is _pycalls._STRING_REST
-    assert parser._scalar_rest is _pycalls._SCALAR_REST
-    assert parser._value_rest is _pycalls._VALUE_REST
-    assert parser._string_path is True
-    assert type(parser).feed is not FeedLoop.feed
+class Refuse:
+    """Stands in for a reference read, which the fast read must make unneeded."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, *args: object) -> object:
+        raise AssertionError(f"the reference read ran ({self.name})")
+
+
+def test_the_fast_reads_are_on() -> None:
+    """They measured faster (docs/performance.md), so they are on by default."""
+    assert fast.FAST is True
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_member_read_is_taken(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of common members, whichever token they begin in, take no token loop; with
+    the switch off they do."""
+    parser = parser_class(fmt)()
+    text = render(fmt, ["f(alpha=1,beta='two',gamma=None,delta=\"x y\",eps=True,z=0)"])
+    head = text.index("(") + 1
+    parser.feed(text[:head])
+    monkeypatch.setattr(PythonArgs, "_read", Refuse("_read"))
+    pieces = testing.chunk_every(text[head : text.index("z=0")], 5)
+    deltas = [parser.feed(piece) for piece in pieces]
+    assert all(e.__class__ is ToolCallArgs for step in deltas for e in step)
+    with fast.reference(), pytest.raises(AssertionError, match="reference read ran"):
+        parser.feed("z=0,w=1,")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_long_string_read_is_taken(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk inside a string that has filled a whole chunk is decoded at once, escapes
+    and a cut escape too; with the switch off the string is read token by token."""
+    parser = parser_class(fmt)()
+    text = render(fmt, ["f(s='" + "long text \\n ü " * 20 + "')"])
+    head = text.index("'") + 1
+    parser.feed(text[:head])
+    parser.feed("a" * 10)  # (the quote was held with the chunk before)
+    parser.feed("a" * 10)  # a whole chunk of body: the string is long
+    monkeypatch.setattr(PythonArgs, "_read", Refuse("_read"))
+    assert parser.feed("more \\n text") == [ToolCallArgs(0, "more \\n text")]
+    assert parser.feed("cut \\") == [ToolCallArgs(0, "cut ")]  # the cut escape is held
+    assert parser.feed("t ok") == [ToolCallArgs(0, "\\t ok")]  # a tab
+    with fast.reference(), pytest.raises(AssertionError, match="reference read ran"):
+        parser.feed("plain")
