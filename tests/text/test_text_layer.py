@@ -53,6 +53,26 @@ def test_the_parsers_take_their_scanning_from_the_text_layer() -> None:
         assert "streamcall._feedloop" not in names, path
 
 
+def test_every_parser_runs_the_one_feed_loop_on_a_mode_table() -> None:
+    """No tool-call or reasoning parser overrides ``feed`` or ``finish`` (its speed lives in
+    the text layer's fast reads), every one reads through a table of steps, and the shims
+    of the old step contract are gone."""
+    from streamcall.formats.registry import formats, tool_parser
+    from streamcall.reasoning import reasoning_formats, reasoning_parser
+
+    parsers = [tool_parser(name) for name in formats()]
+    parsers += [reasoning_parser(name) for name in reasoning_formats()]
+    for parser in parsers:
+        cls = type(parser)
+        assert isinstance(parser, FeedLoop), cls
+        assert cls.feed is FeedLoop.feed, f"{cls.__name__} overrides feed"
+        assert cls.finish is FeedLoop.finish, f"{cls.__name__} overrides finish"
+        assert parser._steps, f"{cls.__name__} has no steps"
+        assert not hasattr(parser, "_step"), f"{cls.__name__} keeps a _step loop"
+    assert not (SRC / "_feedloop.py").exists()
+    assert not (SRC / "formats" / "_scan.py").exists()
+
+
 class Words(FeedLoop):
     """A toy parser on the loop: ``<b>...</b>`` is bold; two modes, a marker held back."""
 
@@ -114,18 +134,3 @@ def test_a_held_suffix_is_the_tail_and_finish_releases_it() -> None:
     assert p.feed(">bold</") == [Text("BOLD")]
     assert p.finish() == [Text("</")]  # the default _end_of_stream releases what is held
     assert p.feed("more") == [] and p.finish() == []
-
-
-class Legacy(FeedLoop):
-    """A parser without a mode table: its ``_step`` loops by itself (the engines not yet
-    ported keep working on the same loop)."""
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        end = len(buf) if final else max(pos, len(buf) - 1)
-        if end > pos:
-            out.append(Text(buf[pos:end]))
-        return end
-
-
-def test_a_parser_without_a_mode_table_runs_its_own_step() -> None:
-    assert testing.coalesce(testing.run(Legacy(), ["ab", "c", "d"])) == [("text", "abcd")]

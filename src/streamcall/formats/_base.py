@@ -197,19 +197,6 @@ class ToolParser(FeedLoop):
             out.append(Text(buf[pos:end]))
         return resume, marker
 
-    # -- for the engines not yet on the step contract (they go with issue 15's ports) ----
-
-    def _go_on(self, buf: str, pos: int, out: list[Event]) -> list[Event]:
-        """End a ``feed`` shortcut that read ``buf`` up to ``pos``: ``pos`` is where its
-        reader stopped, or ``-(p + 1)`` to hold ``buf[p:]``; what is left after a stop goes
-        to ``_step``, and the undecided rest is kept."""
-        if pos < 0:
-            pos = -pos - 1
-        elif pos < len(buf):
-            pos = self._step(buf, pos, out, False)
-        self._tail = buf[pos:] if pos < len(buf) else ""
-        return out
-
     # -- schemas -------------------------------------------------------------------------
 
     def _param_types(self, function: str) -> dict[str, Any]:

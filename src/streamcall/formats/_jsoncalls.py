@@ -547,12 +547,6 @@ class JsonCallsParser(ToolParser):
             host._block_ended()
         return pos, hold
 
-    def step_for(self, host: ToolParser, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        """``read_embedded_block`` for the engines not yet on the step contract: the new
-        position, or ``-(pos + 1)`` to hold ``buf[pos:]``. Goes with them (issue 15)."""
-        pos, hold = self.read_embedded_block(host, buf, pos, out, final)
-        return -(pos + 1) if hold and pos < len(buf) else pos
-
     # -- the call's life -----------------------------------------------------------------------
 
     def _begin(self, out: list[Event]) -> None:

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from streamcall.events import Event, Text
 from streamcall.reasoning._engine import ReasoningParser
+from streamcall.text import Step
 
 __all__ = ["AppendThinkParser", "IdentityParser"]
 
 
 class IdentityParser(ReasoningParser):
-    """No reasoning: everything is text."""
+    """No reasoning: everything is text (one mode, one step)."""
 
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        if pos < len(buf):
-            out.append(Text(buf[pos:] if pos else buf))
-        return len(buf)
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self._steps = (self._read_text,)
+
+    def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        out.append(Text(buf[pos:] if pos else buf))
+        return len(buf), False
 
 
 class AppendThinkParser(ReasoningParser):
@@ -30,12 +34,12 @@ class AppendThinkParser(ReasoningParser):
         super().__init__(name)
         # the <think> the template pre-filled, written back before the first text
         self._prefill = "<think>" if prompt_opened is None or prompt_opened else ""
+        self._steps = (self._read_text,)
 
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        if pos < len(buf):
-            text = buf[pos:] if pos else buf
-            if self._prefill:
-                text = self._prefill + text
-                self._prefill = ""
-            out.append(Text(text))
-        return len(buf)
+    def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        text = buf[pos:] if pos else buf
+        if self._prefill:
+            text = self._prefill + text
+            self._prefill = ""
+        out.append(Text(text))
+        return len(buf), False

@@ -51,10 +51,8 @@ class FeedLoop:
 
     #: the current mode: an index into ``_steps``
     _mode: int = 0
-    #: one step per mode, built by the parser (rule 2). None marks a parser not yet on
-    #: mode tables, whose ``_step`` loops by itself and returns where it stopped; it goes
-    #: when the last such parser is ported (issue 15).
-    _steps: Sequence[StepFn] | None = None
+    #: one step per mode, built by the parser in its ``__init__`` (rule 2)
+    _steps: Sequence[StepFn] = ()
 
     def __init__(self) -> None:
         self._tail = ""
@@ -68,16 +66,14 @@ class FeedLoop:
         tail = self._tail
         buf = tail + text if tail else text
         steps = self._steps
-        if steps is None:
-            pos = self._step(buf, 0, out, False)
-        else:  # (the first step outside the loop: most chunks take one step)
-            pos, hold = steps[self._mode](buf, 0, out, False)
-            if not hold:
-                n = len(buf)
-                while pos < n:
-                    pos, hold = steps[self._mode](buf, pos, out, False)
-                    if hold:
-                        break
+        # (the first step outside the loop: most chunks take one step)
+        pos, hold = steps[self._mode](buf, 0, out, False)
+        if not hold:
+            n = len(buf)
+            while pos < n:
+                pos, hold = steps[self._mode](buf, pos, out, False)
+                if hold:
+                    break
         self._tail = buf[pos:] if pos < len(buf) else ""
         return out
 
@@ -89,15 +85,12 @@ class FeedLoop:
         self._finished = True
         buf, self._tail = self._tail, ""
         steps = self._steps
-        if steps is None:
-            pos = self._step(buf, 0, out, True)
-        else:
-            pos = 0
-            n = len(buf)
-            while pos < n:
-                pos, hold = steps[self._mode](buf, pos, out, True)
-                if hold:
-                    break
+        pos = 0
+        n = len(buf)
+        while pos < n:
+            pos, hold = steps[self._mode](buf, pos, out, True)
+            if hold:
+                break
         self._end_of_stream(buf[pos:], out)
         return out
 
@@ -106,18 +99,12 @@ class FeedLoop:
         stopped. For a parser that hands its text to another one (``feed`` and ``finish``
         run the same loop, written out: a call fewer per chunk)."""
         steps = self._steps
-        assert steps is not None
         n = len(buf)
         while pos < n:
             pos, hold = steps[self._mode](buf, pos, out, final)
             if hold:
                 break
         return pos
-
-    def _step(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
-        """The loop of a parser without ``_steps``: consume ``buf`` from ``pos`` as far as
-        it is decided and return where it stopped (everything after is held)."""
-        raise NotImplementedError(f"{type(self).__name__} has neither _steps nor _step")
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         """Called by ``finish`` with whatever the steps left; the default releases it."""
