@@ -201,6 +201,8 @@ def every(text: str, size: int | None) -> list[str]:
     if size is None:
         return [text]
     return [text[i : i + size] for i in range(0, len(text), size)]
+
+
 # Arguments texts of vLLM's tool-parser tests (Apache-2.0, copyright the vLLM project), which
 # several of its suites share: every JSON type, and the escapes a string may hold.
 VLLM_VARIOUS_ARGS = """{
@@ -219,3 +221,4 @@ VLLM_ESCAPED_ARGS = """{
     "path": "C:\\\\Users\\\\file.txt",
     "newline": "line1\\nline2",
     "unicode": "emoji: 🎉"
+  }"""
