@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from streamcall.partial.incremental import too_deep
 from streamcall.partial.repair import parse_partial_json
+from streamcall.text import too_deep
 
 __all__ = ["CallStatus", "CallView", "call_view"]
 

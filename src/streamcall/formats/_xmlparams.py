@@ -28,7 +28,7 @@ Modes (``Mode``) and what each step reads::
     JSON_BLOCK  a block of JSON calls (``_jsoncalls``)   TEXT        (that engine's events)
     HEADER      CALL_HEADER                              PARAMS      ToolCallStart, '{'
                 a header that does not match             TEXT        Text (the markup)
-    PARAMS      whole short parameters                   PARAMS      ToolCallArgs
+    PARAMS      whole short parameters (ShortMembers)    PARAMS      ToolCallArgs
                 PARAM_OPEN                               KEY
                 '{' as the call's body (JSON_ARGS)       ARGS
                 CALL_CLOSE, BLOCK_CLOSE                  BLOCK, TEXT ToolCallEnd
@@ -70,8 +70,10 @@ The fast reads, each a primitive of the text layer with its reference path besid
 (``streamcall.text.fast``): whole short parameters by one regex each and a cut one held
 whole, unread while added chunks cannot close it (``ShortMembers``, with the regex of one
 parameter from ``tagged_member_pattern``: its opener and header are atomic groups, so
-they match what the token-by-token steps match); value text up to a terminator
-(``StopMarkers``: a chunk without the terminators' lead is all value).
+they match what the token-by-token steps match). ``ShortMembers.step`` is the PARAMS
+step: it hands each whole parameter to ``_take_param`` and the rest to ``_read_tokens``.
+Value text up to a terminator is ``StopMarkers.find``'s (a chunk without the terminators'
+lead is all value), a read that the STRING step writes out for its common chunk.
 
 Options: ``JSON_BODY`` (Qwen): a block whose first non-blank character is ``{`` holds
 Hermes JSON calls, handed to the JSON-call engine until the block ends; the two bodies may
@@ -129,8 +131,10 @@ from streamcall.text import (
     PartialMarkers,
     ShortMembers,
     Step,
+    StepFn,
     StopMarkers,
     cut_marker,
+    fast,
     json_quote,
     tagged_member_pattern,
 )
@@ -183,6 +187,9 @@ class XmlParamsParser(ToolParser):
     PARAM_OPEN: ClassVar[tuple[str, ...]] = ()
     PARAM_HEADER: ClassVar[re.Pattern[str]]
     PARAM_CLOSE: ClassVar[str] = ""
+    #: the last character of every parameter header and closer ('': PARAM_CLOSE's last): a
+    #: chunk without it cannot complete a cut parameter, which stays held unread
+    PARAM_LAST: ClassVar[str] = ""
     MAX_HEADER: ClassVar[int] = 512
     #: what, at the start of a header, means it can never match: not a call, decided at once
     NO_HEADER: ClassVar[re.Pattern[str] | None] = None
@@ -224,7 +231,7 @@ class XmlParamsParser(ToolParser):
         self._calls_in_block = 0
         self._json_block: _JsonBlock | None = None
         self._reset_call()
-        self._steps = (
+        self._steps: list[StepFn] = [
             self._read_text,
             self._read_region,
             self._read_suffix,
@@ -240,7 +247,7 @@ class XmlParamsParser(ToolParser):
             self._read_cdata,
             self._read_json_args,
             self._read_after_args,
-        )
+        ]
 
     def _param_types(self, function: str) -> dict[str, Any]:
         """The property schemas of a tool, a top-level union's included."""
@@ -285,9 +292,26 @@ class XmlParamsParser(ToolParser):
         self._terminator_stops = StopMarkers(self._terminators)
         self._has_string_flag = "string" in self.PARAM_HEADER.groupindex  # DSML's string="true"
         member = self._member_pattern()
-        self._members = (
-            ShortMembers(member, self.PARAM_CLOSE[-1:], len(self.PARAM_CLOSE)) if member else None
-        )
+        if member is None:
+            self._read_params: StepFn = self._read_tokens
+        else:
+            stops = {t[0] for t in self._terminators}
+            members = ShortMembers(
+                member,
+                self.PARAM_LAST or self.PARAM_CLOSE[-1:],
+                len(self.PARAM_CLOSE),
+                stops.pop() if len(stops) == 1 else "",
+                member=self._take_param,
+                tokens=self._read_tokens,
+                pending=self._delta,
+                flush=self._flush_args,
+            )
+            self._value_group = members.value
+            self._read_params = members.step
+        if self._steps:
+            # Markers set again (``_use_suffix``), maybe inside ``feed``: the PARAMS step
+            # is new, in the same table (a list, which the feed loop holds as it reads).
+            self._steps[PARAMS] = self._read_params
 
     def _reset_call(self) -> None:
         self._index = -1
@@ -493,18 +517,10 @@ class XmlParamsParser(ToolParser):
         """Set the markers of a block whose opener carried ``suffix`` (``MARKER_SUFFIX``)."""
         raise NotImplementedError
 
-    def _read_params(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        """Between parameters: whole short ones by the fast read, else one token."""
-        members = self._members
-        if members is not None:
-            read = members.read(buf, pos, final)
-            if read is not False:
-                if read is not True:  # whole parameters, one piece each
-                    pos, read = self._whole_params(members, read, buf, final)
-                if read is True or pos == len(buf):
-                    if self._delta:
-                        self._flush_args(out)
-                    return pos, True
+    def _read_tokens(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """Between parameters, one token: blanks, an opener, a closer or junk (the PARAMS
+        step itself where no regex reads short parameters; else ``ShortMembers.step``
+        hands it what is not a whole one)."""
         n = len(buf)
         ws = _WS.match(buf, pos).end()  # type: ignore[union-attr]
         if ws > pos:
@@ -540,37 +556,24 @@ class XmlParamsParser(ToolParser):
             self._mode = KEY
         return self._moved(out, found.end(), n)
 
-    def _whole_params(
-        self, members: ShortMembers, m: re.Match[str], buf: str, final: bool
-    ) -> tuple[int, re.Match[str] | bool]:
-        """Whole short parameters, the first matched (``m``), one piece each: the JSON
-        that the token by token read (``_open_param``, the value's steps,
-        ``_finish_value``) gives for the same text. Returns where they stop, and whether a
-        cut one is held from there (True)."""
-        param_json = self._param_json
-        value_group = members.value
-        n = len(buf)
-        read: re.Match[str] | bool = m
-        while read is not False and read is not True:
-            m = read
-            value = m.group(value_group)
-            if not (
-                self._wrapper_possible
-                and (self._held_wrapper is not None or not self._member_count)
-                and self._wrapper_member(m, value)  # (True: held, nothing to emit)
-            ):
-                text = param_json(m, value)
-                if self._member_count:
-                    text = "," + text
-                self._member_count += 1
-                self._parts.append(text)
-                self._delta.append(text)
+    def _take_param(self, m: re.Match[str]) -> None:
+        """A whole short parameter read by ``ShortMembers``: its piece is the JSON that the
+        token by token read (``_open_param``, the value's steps, ``_finish_value``) gives
+        for the same text."""
+        value = m.group(self._value_group)
+        if not (
+            self._wrapper_possible
+            and (self._held_wrapper is not None or not self._member_count)
+            and self._wrapper_member(m, value)  # (True: held, nothing to emit)
+        ):
+            text = self._param_json(m, value)
+            if self._member_count:
+                text = "," + text
+            self._member_count += 1
+            self._parts.append(text)
+            self._delta.append(text)
+        if self._param_gap:
             self._param_gap = []
-            pos = m.end()
-            if pos == n:
-                break
-            read = members.read(buf, pos, final)
-        return pos, read
 
     def _member_pattern(self) -> str | None:
         """The regex of one short parameter, for ``ShortMembers`` (None: not read so)."""
@@ -579,7 +582,7 @@ class XmlParamsParser(ToolParser):
         )
 
     def _param_json(self, m: re.Match[str], value: str) -> str:
-        """``"key":value`` for a whole parameter read by ``_whole_params``."""
+        """``"key":value`` for a whole parameter read by ``ShortMembers`` (``_take_param``)."""
         if self.STRIP_NEWLINES:
             if value[:1] == "\n":
                 value = value[1:]
@@ -668,10 +671,19 @@ class XmlParamsParser(ToolParser):
 
     def _read_string(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         """A string value: its text up to a terminator, streamed as a JSON string body (a
-        trailing newline held: it may be the one before the closer)."""
-        end, resume, marker = self._terminator_stops.find(buf, pos, final)
-        if marker is not None:
-            return self._value_ends(buf, pos, end, resume, marker, out)
+        trailing newline held: it may be the one before the closer).
+
+        The common chunk, in which no terminator can begin, is ``StopMarkers.find``'s fast
+        read written out here (one call fewer per chunk; docs/performance.md)."""
+        stops = self._terminator_stops
+        if not final and stops.lead not in buf and fast.FAST:
+            end = len(buf)
+            if buf[-1] == stops.first:
+                end -= 1  # (never when the lead is one character: ``first`` is '')
+        else:
+            end, resume, marker = stops.find(buf, pos, final)
+            if marker is not None:
+                return self._value_ends(buf, pos, end, resume, marker, out)
         if not final and end > pos and buf[end - 1] == "\n" and self.STRIP_NEWLINES:
             end -= 1
         if end > pos:
@@ -792,7 +804,7 @@ class XmlParamsParser(ToolParser):
     # -- a parameter that may wrap the arguments (WRAPPER_KEYS) ----------------------------------
 
     def _wrapper_member(self, m: re.Match[str], value: str) -> bool:
-        """``_whole_params`` read a whole parameter while a wrapper may be held: settle
+        """``_take_param`` read a whole parameter while a wrapper may be held: settle
         the held one (a second parameter: it wrapped nothing), or hold this one if it may
         be a wrapper. True if this parameter was taken (held)."""
         if self._held_wrapper is not None:

@@ -46,8 +46,7 @@ import json
 import re
 from typing import Any
 
-from streamcall.partial.incremental import MAX_DEPTH, too_deep
-from streamcall.text import json_quote
+from streamcall.text import MAX_DEPTH, json_quote, too_deep
 
 __all__ = [
     "AUTO",

@@ -57,6 +57,7 @@ from streamcall.text import (
     NUMBER,
     STRING_RUN,
     WS,
+    too_deep,
 )
 
 __all__ = ["MAX_DEPTH", "PartialJSON", "PathKey", "StringAppend", "ValueComplete", "too_deep"]
@@ -83,43 +84,6 @@ scanstring: Callable[[str, int, bool], tuple[str, int]] = _json_decoder.scanstri
 # The starred ones always match, so their `.match(...)` is never None.
 _LIT = re.compile(r"[A-Za-z0-9+\-.]*")
 _LIT_START: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
-
-_KEEP: Final = b'"[]{}'
-_DROP: Final = bytes(c for c in range(256) if c not in _KEEP)  # every other byte
-_AS_PARENS: Final = bytes.maketrans(b"[{]}", b"(())")
-
-
-def too_deep(text: str, limit: int = MAX_DEPTH, end: int | None = None) -> bool:
-    """Might ``text`` (or ``text[:end]``) open more than ``limit`` containers at once? False
-    is certain; True may overstate it for malformed text (where the scan would have stopped
-    earlier).
-
-    C work only: two counts, then, for text with more brackets than the limit, escaped
-    backslashes and quotes taken out, every byte but quotes and brackets dropped (UTF-8
-    bytes of other characters are never those), the strings with no bracket in them
-    dropped, then the contents of the rest, and the innermost pairs taken out one level
-    per pass; the passes plus what stays open bound the depth.
-    """
-    if end is None:
-        end = len(text)
-    if text.count("[", 0, end) + text.count("{", 0, end) <= limit:
-        return False
-    if end < len(text):
-        text = text[:end]
-    plain = text.replace("\\\\", "").replace('\\"', "") if "\\" in text else text
-    kept = plain.encode("utf-8", "surrogatepass").translate(None, _DROP).replace(b'""', b"")
-    if b'"' in kept:  # (taking out two quotes in a row changes no bracket's side of them)
-        kept = b"".join(kept.split(b'"')[::2])
-    marks = kept.translate(_AS_PARENS)
-    passes = 0
-    while passes <= limit:
-        shorter = marks.replace(b"()", b"")
-        if len(shorter) == len(marks):
-            return passes + len(marks) > limit
-        marks = shorter
-        passes += 1
-    return True
-
 
 _KEYWORDS: Final[dict[str, Any]] = {
     "true": True,

@@ -31,6 +31,7 @@ from streamcall.text.jsonscan import (
     NUMBER,
     WS,
     JsonScan,
+    too_deep,
 )
 from streamcall.text.jsonstring import (
     CONTROL,
@@ -95,4 +96,5 @@ __all__ = [
     "partial_marker_len",
     "raw_offset",
     "tagged_member_pattern",
+    "too_deep",
 ]

@@ -7,7 +7,9 @@ number, a half keyword (``tru``) or a cut escape inside a string. An opener past
 there and still load. ``closing`` is the shortest text that turns what was read into a
 value, for arguments cut off by the end of the stream or by malformed markup.
 
-``WS`` and ``NUMBER`` are the patterns partial JSON reads with too (``streamcall.partial``).
+``WS`` and ``NUMBER`` are the patterns partial JSON reads with too (``streamcall.partial``);
+``too_deep`` is the depth bound that partial JSON and the schema's conversions check
+before json loads a text whole.
 """
 
 from __future__ import annotations
@@ -24,12 +26,50 @@ __all__ = [
     "NUMBER",
     "WS",
     "JsonScan",
+    "too_deep",
 ]
 
 #: The most containers open at once that any JSON this library reads or writes may have:
 #: partial JSON, tool-call arguments and the values converted to JSON. json's own decoder
 #: recurses once per container, so a deeper document may not load.
 MAX_DEPTH: Final = 256
+
+_KEEP: Final = b'"[]{}'
+_DROP: Final = bytes(c for c in range(256) if c not in _KEEP)  # every other byte
+_AS_PARENS: Final = bytes.maketrans(b"[{]}", b"(())")
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH, end: int | None = None) -> bool:
+    """Might ``text`` (or ``text[:end]``) open more than ``limit`` containers at once? False
+    is certain; True may overstate it for malformed text (where the scan would have stopped
+    earlier).
+
+    C work only: two counts, then, for text with more brackets than the limit, escaped
+    backslashes and quotes taken out, every byte but quotes and brackets dropped (UTF-8
+    bytes of other characters are never those), the strings with no bracket in them
+    dropped, then the contents of the rest, and the innermost pairs taken out one level
+    per pass; the passes plus what stays open bound the depth.
+    """
+    if end is None:
+        end = len(text)
+    if text.count("[", 0, end) + text.count("{", 0, end) <= limit:
+        return False
+    if end < len(text):
+        text = text[:end]
+    plain = text.replace("\\\\", "").replace('\\"', "") if "\\" in text else text
+    kept = plain.encode("utf-8", "surrogatepass").translate(None, _DROP).replace(b'""', b"")
+    if b'"' in kept:  # (taking out two quotes in a row changes no bracket's side of them)
+        kept = b"".join(kept.split(b'"')[::2])
+    marks = kept.translate(_AS_PARENS)
+    passes = 0
+    while passes <= limit:
+        shorter = marks.replace(b"()", b"")
+        if len(shorter) == len(marks):
+            return passes + len(marks) > limit
+        marks = shorter
+        passes += 1
+    return True
+
 
 #: Blanks, as JSON defines them (always matches).
 WS = re.compile(r"[ \t\n\r]*")

@@ -76,16 +76,11 @@ CONTROL = re.compile(r"[\x00-\x1f]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def json_quote(text: str) -> str:
-    """The JSON string literal for ``text`` (non-ASCII kept as is).
-
-    ``json.dumps(text, ensure_ascii=False)`` builds an encoder on every call; this is the C
-    escaper it ends up calling.
-    """
-    return _encode_basestring(text)
-
-
-_encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
+#: ``json_quote(text)``: the JSON string literal for ``text`` (non-ASCII kept as is).
+#: ``json.dumps(text, ensure_ascii=False)`` builds an encoder on every call; this is the C
+#: escaper it ends up calling, itself (not wrapped: it runs once per argument piece, and a
+#: Python frame around it cost more than the escaping of a short piece).
+json_quote: Callable[[str], str] = json.encoder.encode_basestring
 
 
 #: From this length on ``decode_string_literal`` tries the compiled library: below it, its

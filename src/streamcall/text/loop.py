@@ -7,9 +7,10 @@ The rules, all of them:
    new chunk; the tail is bounded by the longest such thing, so that costs O(chunk).
 2. **State is the mode and the parser's attributes.** ``self._mode`` (a small int, an
    ``IntEnum`` in each parser) picks the step that reads next: ``self._steps[self._mode]``,
-   a table the parser builds once, one bound method per mode. Scan state (a JSON scan, a
-   string being decoded) lives in attributes, so a chunk resumes exactly where the last
-   one stopped.
+   a table the parser builds once, one bound method per mode (a parser whose markers
+   change while it reads replaces an entry in place: the loop holds the table, not a
+   copy). Scan state (a JSON scan, a string being decoded) lives in attributes, so a
+   chunk resumes exactly where the last one stopped.
 3. **A step reads and says where it stopped.** ``step(buf, pos, out, final) -> (pos,
    hold)`` reads ``buf`` from ``pos``, appends the events it decides to ``out``, may change
    the mode, and returns a plain tuple:

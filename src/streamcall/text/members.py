@@ -5,10 +5,12 @@ A body of tagged members (``<parameter=k>v</parameter>``...) is read by its engi
 token at a time: the opener, the header, the value (streamed or held), the closer. Most
 members are short, and one regex reads such a member at once; a member cut by the end of
 a chunk is held whole, so that it comes out in one piece with the next chunk instead of
-as a key now and its value later. ``ShortMembers`` is that fast read; its reference path
-beside it is to take nothing, so that the engine's token-by-token read goes on from the
-same position (``streamcall.text.fast.FAST`` selects; the engines' equivalence tests run
-both).
+as a key now and its value later. ``ShortMembers`` is that fast read, and it is the
+engine's step between members: it takes the whole members it finds (the engine's
+``member`` turns each into its JSON), holds a cut one, and hands the rest to the engine's
+token-by-token step (``tokens``) from where it stopped. Its reference path is to hand
+everything to ``tokens`` (``streamcall.text.fast.FAST`` selects; the engines'
+equivalence tests run both).
 
 The regex is the engine's (it knows the grammar of one member), with two named groups:
 
@@ -24,9 +26,11 @@ value) is not a short member here: the engine reads it token by token.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from streamcall.events import Event
 from streamcall.text import fast
+from streamcall.text.loop import Step, StepFn
 
 __all__ = [
     "MAX_CUT_VALUE",
@@ -93,28 +97,56 @@ def tagged_member_pattern(
 
 
 class ShortMembers:
-    """The fast read of short members (module docstring).
+    """The fast read of short members, as the engine's step between them (module
+    docstring).
 
-    ``read(buf, pos, final)`` answers for the member at ``pos``:
-
-    - a match: a whole short member; ``match.group(self.value)`` is its value and
-      ``match.end()`` is past its closer;
-    - True: a short member cut by the end of ``buf`` starts at ``pos``: hold ``buf[pos:]``
-      whole;
-    - False: none here; the engine's token-by-token read takes it (always the answer when
-      ``fast.FAST`` is off).
+    ``step(buf, pos, out, final)`` reads from ``pos``: each whole short member goes to
+    ``member(match)`` (``match.group(self.value)`` is its value; the engine appends its JSON
+    to ``pending``); a short member cut by the end of ``buf`` is held whole; anything else
+    goes to ``tokens(buf, pos, out, final)``, the engine's token-by-token step, from the
+    first position that is not a whole member. Where it stops the chunk (a held member,
+    the end of ``buf``), ``pending`` leaves through ``flush(out)`` as the chunk's event.
 
     A held member (the next buffer starts with it) is kept unread while the chunks added to
     it hold no ``closer_last`` character, the last one of every closer and header, and it
-    stays within ``MAX_CUT_VALUE`` characters of value plus the closer less one (cut
-    before its value: within ``MAX_SHORT_MEMBER``). Nothing that was undecided can have
-    been decided by such a chunk, but for a header that a newline may end (Step-3.5's),
-    whose member is then read one chunk later; holding is never more than that delay.
+    stays within ``MAX_CUT_VALUE`` characters of value plus the closer less one (cut before
+    its value: within ``MAX_SHORT_MEMBER``). Cut in its value, the value must also end
+    within ``MAX_CUT_VALUE`` characters (at ``value_stop``, the one character that ends a
+    value in the regex; with none given, the buffer must stay within them), so that a value
+    that outgrows a short one is read, and streams, with the chunk that makes it long. Nothing that was undecided can have been decided by such a chunk, but for a
+    header that a newline may end (Step-3.5's), whose member is then read one chunk later;
+    holding is never more than that delay.
     """
 
-    __slots__ = ("_cut", "_held", "_last", "_limit", "_match", "_room", "_start_bound", "value")
+    __slots__ = (
+        "_cut",
+        "_flush",
+        "_held",
+        "_last",
+        "_limit",
+        "_match",
+        "_member",
+        "_pending",
+        "_room",
+        "_start_bound",
+        "_stop",
+        "_tokens",
+        "_value_max",
+        "value",
+    )
 
-    def __init__(self, pattern: str, closer_last: str, closer_len: int) -> None:
+    def __init__(
+        self,
+        pattern: str,
+        closer_last: str,
+        closer_len: int,
+        value_stop: str = "",
+        *,
+        member: Callable[[re.Match[str]], object],
+        tokens: StepFn,
+        pending: list[str],
+        flush: Callable[[list[Event]], object],
+    ) -> None:
         compiled = re.compile(pattern)
         self._match = compiled.match
         #: the index of ``member_value`` (``match.group(value)`` is a whole member's value)
@@ -123,32 +155,65 @@ class ShortMembers:
         self._last = closer_last
         self._room = MAX_CUT_VALUE + closer_len - 1
         self._start_bound = MAX_SHORT_MEMBER - self._room
+        self._member = member
+        self._tokens = tokens
+        self._pending = pending
+        self._flush = flush
+        self._stop = value_stop
         self._limit = 0  # the longest buffer that a held member is kept unread within
+        self._value_max = 0  # where its value must end to be short (0: no such test)
         self._held = 0  # how much of the buffer was held (what follows is new)
 
-    def read(self, buf: str, pos: int, final: bool) -> re.Match[str] | bool:
-        if not fast.FAST:
-            return False
+    def step(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         n = len(buf)
         if pos == 0 and self._limit:  # a held member, and the chunk added to it
             if n <= self._limit and not final and buf.find(self._last, self._held) < 0:
-                self._held = n
-                return True  # it cannot have closed
+                end = self._value_max
+                if not end or n <= end:
+                    self._held = n
+                    return 0, True  # it cannot have closed (nothing is pending at 0)
+                if 0 <= buf.find(self._stop, self._held) <= end:
+                    self._held = n
+                    self._value_max = 0  # its value ended short: the rest is its closer
+                    return 0, True
             self._limit = 0
-        limit = pos + MAX_SHORT_MEMBER
-        m = self._match(buf, pos, limit) if n > limit else self._match(buf, pos)
-        if m is None:
-            return False
-        if m.start(self.value) >= 0:
-            return m
-        if m.end() < n or final:  # (a bounded match never reaches the end of a longer buf)
-            return False
-        start, end = m.span(self._cut)  # (-1, -1): cut in its opener or header
-        if end - start > MAX_CUT_VALUE:
-            return False
-        # Held: the buffer's next start is ``pos``. Cut in its value, it stays unread
-        # within the room of a short value; cut before, within the short member's bound.
-        start = start - pos if start >= 0 else MAX_SHORT_MEMBER - self._room
-        self._limit = start + self._room if start <= self._start_bound else 0
-        self._held = n - pos
-        return True
+        if not fast.FAST:
+            return self._tokens(buf, pos, out, final)
+        match = self._match
+        while True:
+            limit = pos + MAX_SHORT_MEMBER
+            m = match(buf, pos, limit) if n > limit else match(buf, pos)
+            if m is None:
+                break
+            if m.start(self.value) < 0:
+                # Not a whole member: a cut one if the match reaches the end of ``buf`` (a
+                # bounded match never does) with a short value so far.
+                if m.end() < n or final:
+                    break
+                start, end = m.span(self._cut)  # (-1, -1): cut in its opener or header
+                if end - start > MAX_CUT_VALUE:
+                    break
+                # Held from ``pos``, the next buffer's start. Cut in its value, unread while
+                # the value may still be short (class docstring); cut before it, within the
+                # short member's bound.
+                self._value_max = 0
+                if start < 0:
+                    self._limit = MAX_SHORT_MEMBER
+                else:
+                    start -= pos
+                    self._limit = start + self._room if start <= self._start_bound else 0
+                    if end == n:  # cut in its value (not in its closer)
+                        self._value_max = start + MAX_CUT_VALUE
+                        if not self._stop:
+                            self._limit = min(self._limit, self._value_max)
+                self._held = n - pos
+                if self._pending:
+                    self._flush(out)
+                return pos, True
+            self._member(m)
+            pos = m.end()
+            if pos == n:
+                if self._pending:
+                    self._flush(out)
+                return pos, True
+        return self._tokens(buf, pos, out, final)

@@ -231,6 +231,24 @@ def test_a_cut_short_parameter_is_held_whole(fmt: str) -> None:
     assert '"b":' in before
 
 
+@pytest.mark.parametrize("fmt", XML_FORMATS)
+@pytest.mark.parametrize("cut_mid_chunk", [True, False])
+def test_a_held_value_that_outgrows_a_short_one_streams(fmt: str, cut_mid_chunk: bool) -> None:
+    """A value cut while short is held whole, but the chunk that makes it longer than a
+    short value is read with it, and its text streams, whether the parameter was cut in
+    the middle of a chunk or held from a chunk's start (a chunk without the closer's last
+    character cannot close it, but must not keep a long value held)."""
+    text = parser_class(fmt).render([("f", {"a": 1, "b": "San Francisco, CA"})])
+    cut = text.index("San ") + 4
+    opener = text.rindex("b", 0, cut)  # in the parameter's header
+    parser = parser_class(fmt)()
+    chunks = [text[:cut]] if cut_mid_chunk else [text[: opener - 3], text[opener - 3 : cut]]
+    chunks.append("Francisco")
+    events = [e for c in chunks for e in parser.feed(c)]
+    args = "".join(e.delta for e in events if isinstance(e, ToolCallArgs))
+    assert "San Francisco" in args
+
+
 class Refuse:
     """Stands in for a marker search that must not run."""
 
