@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -222,3 +224,123 @@ VLLM_ESCAPED_ARGS = """{
     "newline": "line1\\nline2",
     "unicode": "emoji: 🎉"
   }"""
+
+
+# -- the upstream fixtures (tests/fixtures/upstream/*.json; their README says what each key
+# means and where each case came from), run through our parsers in every chunking.
+
+UPSTREAM = Path(__file__).parent / "fixtures" / "upstream"
+_CHAT_SWITCHES = (
+    "enable_thinking", "thinking", "reasoning_effort", "thinking_mode", "reasoning",
+    "tool_call_format", "force_nonempty_content",
+)  # fmt: skip
+
+
+def upstream_cases(name: str, *, skip: dict[str, str] | None = None) -> list[Any]:
+    """The cases of ``tests/fixtures/upstream/<name>.json`` as pytest params (id: the
+    case's id). ``skip`` maps a case id to the reason it is not run (an upstream behaviour
+    we do not copy, said in the format's ``vllm_differences`` or its tests); a case id in
+    ``skip`` that the file lacks is an error."""
+    import pytest
+
+    cases = json.loads((UPSTREAM / f"{name}.json").read_text(encoding="utf-8"))["cases"]
+    skip = skip or {}
+    missing = set(skip) - {c["id"] for c in cases}
+    assert not missing, f"{name}: skip names cases the file lacks: {sorted(missing)}"
+    return [
+        pytest.param(c, id=c["id"], marks=[pytest.mark.skip(reason=skip[c["id"]])])
+        if c["id"] in skip
+        else pytest.param(c, id=c["id"])
+        for c in cases
+    ]
+
+
+def upstream_parser(
+    case: dict[str, Any], tool_format: str | None, reasoning_format: str | None
+) -> Callable[[], Any]:
+    """A factory of the parser a case exercises: ``output_parser`` with the tool stage, the
+    reasoning stage or both (the case's ``parser``), its tools, its request switches
+    (``chat_template_kwargs``), its ``tool_choice`` and its ``prompt_opened``."""
+    from streamcall.output import output_parser
+
+    options = case.get("options") or {}
+    kind = case["parser"]
+    tools = case.get("tools")
+    request = {"chat_template_kwargs": {k: options[k] for k in _CHAT_SWITCHES if k in options}}
+    tool_stage = tool_format if kind != "reasoning" else "none"
+    reasoning_stage = reasoning_format if kind != "tool" else "none"
+    assert tool_stage and reasoning_stage, f"{case['id']}: a {kind} case needs its format(s)"
+    return lambda: output_parser(
+        tools=tools,
+        tool_format=tool_stage,
+        reasoning_format=reasoning_stage,
+        request=request,
+        prompt_opened=options.get("prompt_opened"),
+        tool_choice=options.get("tool_choice"),
+    )
+
+
+def upstream_result(items: list[testing.Item]) -> dict[str, Any]:
+    """Coalesced items as a fixture's fields: ``content``, ``reasoning`` and ``calls``
+    (each ``{name, arguments}``, the arguments loaded, plus ``incomplete`` when true)."""
+    calls = []
+    for _, value in items:
+        if isinstance(value, testing.Call):
+            call: dict[str, Any] = {"name": value.name}
+            try:
+                call["arguments"] = json.loads(value.arguments)
+            except ValueError:
+                call["arguments_raw"] = value.arguments
+            if value.incomplete:
+                call["incomplete"] = True
+            calls.append(call)
+    return {
+        "content": "".join(v for k, v in items if k == "text" and isinstance(v, str)),
+        "reasoning": "".join(v for k, v in items if k == "reasoning" and isinstance(v, str)),
+        "calls": calls,
+    }
+
+
+def upstream_expected(case: dict[str, Any]) -> dict[str, Any]:
+    """What a case expects, in ``upstream_result``'s shape (``null`` and ``""`` are both
+    none; a call's ``id`` and ``id_pattern`` are left out: check them apart)."""
+    calls = []
+    for c in case["calls"]:
+        call = {k: v for k, v in c.items() if k in ("name", "arguments", "incomplete")}
+        if "arguments_raw" in c:
+            del call["arguments"]
+            call["arguments_raw"] = c["arguments_raw"]
+        calls.append(call)
+    return {
+        "content": case.get("content") or "",
+        "reasoning": case.get("reasoning") or "",
+        "calls": calls,
+    }
+
+
+def check_upstream_case(
+    case: dict[str, Any],
+    tool_format: str | None = None,
+    reasoning_format: str | None = None,
+) -> dict[str, Any]:
+    """Run a case whole, one character at a time, in 7-character pieces, in the upstream
+    test's own chunks and chunk sizes, all giving one coalesced result, and assert that
+    result equals what the case expects (but the fields it leaves ``unchecked``). Returns
+    the result, for the checks a test adds."""
+    text = case["text"]
+    chunkings = [case["chunks"]] if "chunks" in case else []
+    chunkings += [testing.chunk_every(text, n) for n in case.get("chunk_sizes", ())]
+    make = upstream_parser(case, tool_format, reasoning_format)
+    got = upstream_result(testing.check_chunkings(make, text, chunkings))
+    want = upstream_expected(case)
+    for field in case.get("unchecked", ()):
+        if field == "arguments":
+            for call in [*got["calls"], *want["calls"]]:
+                call.pop("arguments", None)
+                call.pop("arguments_raw", None)
+        else:
+            got.pop(field, None)
+            want.pop(field, None)
+    where = f"{case['id']} ({case['source']['repo']} {case['source']['test']})"
+    assert got == want, f"{where}:\n  got:  {got!r}\n  want: {want!r}"
+    return got
