@@ -37,9 +37,9 @@ class AppendThinkParser(ReasoningParser):
         self._steps = (self._read_text,)
 
     def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        text = buf[pos:] if pos else buf
         if self._prefill:
-            text = self._prefill + text
+            # its own event: joined to a big first chunk it would copy the chunk
+            out.append(Text(self._prefill))
             self._prefill = ""
-        out.append(Text(text))
+        out.append(Text(buf[pos:] if pos else buf))
         return len(buf), False
