@@ -13,7 +13,6 @@ next tag shows that the marker was meant as a closer.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -71,6 +70,10 @@ def test_sglang_values(block: str, city: str, data: st.DataObject) -> None:
 
 
 def test_sglang_long_blank_run_in_unclosed_value_is_linear() -> None:
+    """SGLang's case of a long blank run in a value whose closer is missing: the value is
+    read right, and while it streams the parser holds no growing buffer (what made the
+    upstream parser quadratic: it re-scanned the run on every chunk). The growth itself is
+    measured by ``python -m benchmarks oneshot``, not timed here."""
     value = "a" + " " * 100_000 + "b"
     text = (
         "<tool_call>\n<function=get_weather>\n"
@@ -78,10 +81,14 @@ def test_sglang_long_blank_run_in_unclosed_value_is_linear() -> None:
         "<parameter=days>\n3\n</parameter>\n"
         "</function>\n</tool_call>"
     )
-    start = time.process_time()
     for size in (7, len(text)):
         items = testing.coalesce(
             testing.run(tool_parser("qwen3_coder", tools=TOOLS), testing.chunk_every(text, size))
         )
         assert summary(items) == ("", [("get_weather", {"city": value, "days": 3})])
-    assert time.process_time() - start < 2.0
+    parser = tool_parser("qwen3_coder", tools=TOOLS)
+    held = 0
+    for piece in testing.chunk_every(text, 7):
+        parser.feed(piece)
+        held = max(held, len(parser._tail))  # type: ignore[attr-defined]
+    assert held <= 32
