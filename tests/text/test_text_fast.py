@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing
-from streamcall.text import ArgsStreamer, JsonScan, StopMarkers, fast
+from streamcall.events import Event, ToolCallArgs
+from streamcall.text import ArgsStep, ArgsStreamer, JsonScan, StopMarkers, fast
 
 
 def test_the_fast_reads_are_on_by_default() -> None:
@@ -129,32 +130,46 @@ args_piece = st.sampled_from(
     after=st.sampled_from(["", "<|call|>", "<|end|>x", "[TOOL_CALLS]", "<", "<|ca", "x"]),
     cuts=st.lists(st.integers(1, 30), max_size=12),
 )
-def test_push_until_in_any_chunking_equals_its_reference(
+def test_args_step_in_any_chunking_equals_its_reference(
     markers: list[str], pieces: list[str], after: str, cuts: list[int]
 ) -> None:
-    """Arguments read up to a stop marker give the same deltas, stop and state whether the
-    fast reads run or not, however the text is chunked."""
+    """Arguments read by ``ArgsStep`` up to a stop marker give the same deltas, stop and
+    state whether the fast reads run or not (then ``ArgsStreamer.push_until`` reads), however
+    the text is chunked."""
     text = "{" + "".join(pieces) + after
     results = []
     for on in (True, False):
-        stops = StopMarkers(markers)
-        streamer = ArgsStreamer()
-        deltas, tail, found = [], "", None
+        ends: list[tuple[str | None, str]] = []
+
+        def ended(
+            buf: str,
+            out: list[Event],
+            resume: int,
+            stop: int,
+            marker: str | None,
+            final: bool,
+            ends: list[tuple[str | None, str]] = ends,
+        ) -> tuple[int, bool]:
+            ends.append((marker, buf[resume:]))
+            return len(buf), False
+
+        step = ArgsStep(StopMarkers(markers), ended)
+        streamer = step.open(0)
+        events: list[Event] = []
+        tail = ""
         with fast.reference() if not on else Nothing():
             for chunk in testing.chunk_at(text, cuts):
                 buf = tail + chunk
-                delta, resume, _, marker = streamer.push_until(buf, 0, stops, False)
-                deltas.append(delta)
-                if streamer.done or streamer.error or marker is not None:
-                    found = (marker, buf[resume:])
+                resume, hold = step.step(buf, 0, events, False)
+                if ends:
                     break
+                assert hold
                 tail = buf[resume:]
             else:
-                delta, resume, _, marker = streamer.push_until(tail, 0, stops, True)
-                deltas.append(delta)
-                found = (marker, tail[resume:])
-        assert "".join(deltas) == streamer.text()
-        results.append((streamer.text(), streamer.done, streamer.error, found))
+                step.step(tail, 0, events, True)
+        deltas = "".join(e.delta for e in events if isinstance(e, ToolCallArgs))
+        assert deltas == streamer.text()
+        results.append((streamer.text(), streamer.done, streamer.error, ends[:1]))
     assert results[0] == results[1]
 
 

@@ -47,7 +47,7 @@ grammar the call is complete only when that closer (or SECTION_END) comes after 
 arguments; another call's start, junk or the end of the stream first end it
 ``incomplete``. Without one (Mistral v11) the arguments' end is the call's. The special
 tokens in ``STOP`` (end-of-call and section markers) cannot occur inside arguments, so
-they are looked for there too (``ArgsStreamer.push_until``, whose fast read answers a
+they are looked for there too (``ArgsStep``, the ARGS step, whose fast read answers a
 buffer in which no stop marker can begin with one ``str.find`` of their common lead): an
 argument object cut by one ends ``incomplete`` and parsing goes on with the marker
 (vLLM's Kimi K2 suite keeps a call whose JSON was cut short).
@@ -74,7 +74,15 @@ from typing import ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.text import WS, ArgsStreamer, MarkerFinder, PartialMarkers, Step, StopMarkers
+from streamcall.text import (
+    WS,
+    ArgsStep,
+    ArgsStreamer,
+    MarkerFinder,
+    PartialMarkers,
+    Step,
+    StopMarkers,
+)
 
 __all__ = ["HeaderJsonParser", "Mode"]
 
@@ -147,11 +155,15 @@ class HeaderJsonParser(ToolParser):
         # With CALL_END: a call whose arguments closed, waiting for its closer
         # (index, arguments)
         self._closed_call: tuple[int, str] | None = None
+        # With stop markers, the ARGS step is the text layer's (``ArgsStep``), which calls
+        # back ``_args_ended``; without, ``_read_args``.
+        stops = self._stops
+        self._arg_step = ArgsStep(stops, self._args_ended) if stops is not None else None
         self._steps = (
             self._read_text,
             self._read_header,
             self._read_open,
-            self._read_args,
+            self._arg_step.step if self._arg_step is not None else self._read_args,
             self._read_between,
         )
 
@@ -220,22 +232,29 @@ class HeaderJsonParser(ToolParser):
         return pos, False
 
     def _open_call(self, out: list[Event]) -> None:
-        self._index = self._start_call(out, self._name, self._call_id)
+        self._index = index = self._start_call(out, self._name, self._call_id)
         self._raw = []
-        self._args = ArgsStreamer()
+        step = self._arg_step
+        self._args = step.open(index) if step is not None else ArgsStreamer()
         self._mode = ARGS
 
     def _read_args(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """The ARGS step of a grammar with no stop markers: the object to its end."""
         args = self._args
         assert args is not None
-        stops = self._stops
-        if stops is None:
-            delta, resume = args.push(buf, pos, True) if final else args.push_more(buf, pos)
-            stop, marker = len(buf), None
-        else:  # only the text before a stop marker belongs to the arguments
-            delta, resume, stop, marker = args.push_until(buf, pos, stops, final)
+        delta, resume = args.push(buf, pos, True) if final else args.push_more(buf, pos)
         if delta:
             out.append(ToolCallArgs(self._index, delta))
+        return self._args_ended(buf, out, resume, len(buf), None, final)
+
+    def _args_ended(
+        self, buf: str, out: list[Event], resume: int, stop: int, marker: str | None, final: bool
+    ) -> Step:
+        """What follows the arguments' text in ``buf`` (``ArgsStreamer.push_until``'s
+        values): done or broken, the call ends; cut by a stop marker, it ends incomplete
+        and the marker is read next; else the unfinished token is held."""
+        args = self._args
+        assert args is not None
         if args.done or args.error:
             self._close_call(out, incomplete=args.error)
             return resume, False

@@ -54,7 +54,7 @@ What it holds back: a partial Harmony token at the end of the buffer, and the he
 until it is decided (whole, at most ``MAX_HEADER`` characters: ``HeaderReader``). In
 ARGS, the JSON's last token if it may still grow, and a small member cut by the chunk,
 whole (at most 64 characters: ``ArgsStreamer.push_more``); arguments are read through
-``ArgsStreamer.push_until``, whose fast read answers a buffer without ``<|`` (no Harmony
+``ArgsStep`` (the ARGS step), whose fast read answers a buffer without ``<|`` (no Harmony
 token can begin in it) with one test. A call cut off by a terminator or by the end of the
 stream ends ``incomplete`` with its JSON closed.
 """
@@ -66,7 +66,7 @@ import re
 from enum import IntEnum
 from typing import Any
 
-from streamcall.events import Event, Reasoning, Text, ToolCallArgs
+from streamcall.events import Event, Reasoning, Text
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats.harmony_framing import (
     BODY_ENDS,
@@ -79,7 +79,7 @@ from streamcall.formats.harmony_framing import (
     HeaderReader,
     function_name,
 )
-from streamcall.text import ArgsStreamer, Step, cut_marker
+from streamcall.text import ArgsStep, ArgsStreamer, Step, cut_marker
 
 __all__ = ["HarmonyParser", "Mode", "function_name"]
 
@@ -126,12 +126,13 @@ class HarmonyParser(ToolParser):
         self._name = ""
         self._index = -1
         self._args: ArgsStreamer | None = None
+        self._arg_step = ArgsStep(BODY_ENDS, self._args_ended)  # the ARGS step
         self._steps = (
             self._read_text,
             self._read_header,
             self._read_body,
             self._read_lead,
-            self._read_args,
+            self._arg_step.step,
             self._read_after,
         )
 
@@ -218,7 +219,7 @@ class HarmonyParser(ToolParser):
             return pos, True
         if buf[pos] == "{":
             self._index = self._start_call(out, self._name)
-            self._args = ArgsStreamer()
+            self._args = self._arg_step.open(self._index)
             self._raw = []
             self._mode = ARGS
             return pos, False
@@ -235,12 +236,13 @@ class HarmonyParser(ToolParser):
         self._mode = BODY
         return pos, False
 
-    def _read_args(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+    def _args_ended(
+        self, buf: str, out: list[Event], resume: int, stop: int, marker: str | None, final: bool
+    ) -> Step:
+        """``ArgsStep``'s call back: the arguments are done, broken, cut by a token or by
+        the end of the stream (``ArgsStreamer.push_until``'s values)."""
         args = self._args
         assert args is not None
-        delta, resume, stop, marker = args.push_until(buf, pos, BODY_ENDS, final)
-        if delta:
-            out.append(ToolCallArgs(self._index, delta))
         if args.done:
             self._end_call(out, self._index, args.text())
             self._args = None

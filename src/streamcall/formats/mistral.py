@@ -76,11 +76,12 @@ class MistralParser(HeaderJsonParser):
         super().__init__(*args, **kwargs)
         self._list = _MistralList(self.tools, id_prefix=self.id_prefix)
         self._list._ids = self._ids  # one stream: one set of ids
+        read_args = self._steps[Mode.ARGS]  # the engine's ARGS step (``ArgsStep.step``)
         self._steps = (
             self._read_text,
             self._read_form,
             self._read_open,
-            self._read_args,
+            read_args,
             self._read_between,
             self._read_list,
         )

@@ -22,7 +22,7 @@ standard library, and nothing in it knows a format.
 from __future__ import annotations
 
 from streamcall.text import fast
-from streamcall.text.args import MAX_MEMBER, ArgsStreamer
+from streamcall.text.args import MAX_MEMBER, ArgsStep, ArgsStreamer
 from streamcall.text.bare import BareMembers, bare_scalar
 from streamcall.text.jsonscan import (
     KEY_EXPECTED,
@@ -75,6 +75,7 @@ __all__ = [
     "STRICT_RUN",
     "STRING_RUN",
     "WS",
+    "ArgsStep",
     "ArgsStreamer",
     "BareMembers",
     "FeedLoop",

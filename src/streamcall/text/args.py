@@ -3,6 +3,7 @@
 - ``ArgsStreamer``: arguments written as a JSON object, streamed verbatim through a
   ``JsonScan``; raw control characters inside strings (invalid JSON) are escaped, so the
   result always loads with a strict ``json.loads``.
+- ``ArgsStep``: the ARGS step of an engine whose arguments stop markers may cut;
 - ``EncodedArgs``: arguments written as a JSON string that holds the object (Granite 4),
   decoded as they arrive and the object inside streamed through an ``ArgsStreamer``.
 
@@ -14,10 +15,11 @@ Fast reads (each beside its reference path, both under the one switch
   whole (at most ``MAX_MEMBER`` characters), so that it leaves in one piece with the next
   chunk; inside a string, a run of plain string text to the end of the chunk is taken by
   one regex with no scan. Reference: ``push``.
-- ``ArgsStreamer.push_until``: arguments that a stop marker may cut
+- ``ArgsStep.step``, an engine's ARGS step for arguments that a stop marker may cut
   (``StopMarkers.find``: a buffer in which no stop marker can begin takes one ``in``
   test of the markers' common lead, not the search; ``push_more``'s reads follow, their
-  common cases written out in place). Reference: the marker search, then ``push``.
+  common cases written out in place). Reference: ``ArgsStreamer.push_until`` (the marker
+  search, then ``push``).
 - ``EncodedArgs.push``: a run of nested string text inside an inner string, decoded with
   no scan; whole small inner members decoded by a ``replace`` with no scan, a cut one held
   whole; text whose only escapes are inner quotes decoded by a ``replace``. Reference:
@@ -28,7 +30,9 @@ from __future__ import annotations
 
 import re
 from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
+from collections.abc import Callable
 
+from streamcall.events import Event, ToolCallArgs
 from streamcall.text import fast
 from streamcall.text.jsonscan import _KEY, _KEY_OR_CLOSE, JsonScan
 from streamcall.text.jsonstring import (
@@ -44,7 +48,16 @@ from streamcall.text.jsonstring import (
 )
 from streamcall.text.markers import StopMarkers
 
-__all__ = ["BLANK", "BROKEN", "CLOSED", "MAX_MEMBER", "MORE", "ArgsStreamer", "EncodedArgs"]
+__all__ = [
+    "BLANK",
+    "BROKEN",
+    "CLOSED",
+    "MAX_MEMBER",
+    "MORE",
+    "ArgsStep",
+    "ArgsStreamer",
+    "EncodedArgs",
+]
 
 _CONTROL_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)} | {
     8: "\\b",
@@ -192,31 +205,6 @@ class ArgsStreamer:
         that finds the arguments neither done nor broken holds ``buf[resume:]`` unless a
         marker cut them (then ``buf[resume:stop]`` is the unfinished token).
         """
-        if stops.lead not in buf and not final and fast.FAST:  # (never with no lead: '')
-            # No stop marker can begin in ``buf`` but a cut one's first character, as its
-            # last: ``StopMarkers.find``'s fast read. Then ``push_more``'s two fast reads in
-            # their common cases (a run of string text to the end, whole members to the end
-            # or to a cut one), written out here: two calls fewer per chunk.
-            n = len(buf)
-            if n != pos and buf[-1] != stops.first:
-                scan = self.scan
-                if scan.in_string:
-                    if STRICT_RUN.fullmatch(buf, pos) is not None:
-                        delta = buf[pos:] if pos else buf
-                        self.parts.append(delta)
-                        return delta, n, n, None
-                elif _KEY <= scan.expect <= _KEY_OR_CLOSE:
-                    end = _MEMBERS(buf, pos).end()  # type: ignore[union-attr]
-                    if end == n or (n - end <= MAX_MEMBER and _MEMBER_CUT(buf, end) is not None):
-                        if end == pos:  # a member cut by the end: held whole
-                            return "", pos, n, None
-                        head = buf[pos:end] if pos or end < n else buf
-                        self.parts.append(head)
-                        if scan.expect != _KEY and "," in head:
-                            scan.expect = _KEY
-                        return head, end, n, None
-                delta, resume = self.push_more(buf, pos)
-                return delta, resume, n, None
         stop, _, marker = stops.find(buf, pos, final)
         if stop == len(buf):
             delta, resume = self.push(buf, pos, True) if final else self.push_more(buf, pos)
@@ -237,6 +225,83 @@ class ArgsStreamer:
 
     def text(self) -> str:
         return "".join(self.parts)
+
+
+class ArgsStep:
+    """The ARGS step of an engine whose call arguments are one JSON object that stop
+    markers may cut (the header + JSON engine, Harmony): the step itself, so that the
+    common chunk costs the feed loop's call and no other.
+
+    The engine opens each call's arguments with ``open(index)`` (the ``ArgsStreamer`` it
+    returns is the call's) and puts ``step`` in its mode table. A chunk's delta leaves as
+    the call's ``ToolCallArgs``. When the arguments end (done, broken, cut by a stop
+    marker, or at the end of the stream), ``ended(buf, out, resume, stop, marker, final)``
+    is the engine's to decide what follows (``push_until``'s values); otherwise the
+    unfinished token ``buf[resume:]`` is held.
+
+    Fast read: a buffer in which no stop marker can begin (one ``in`` test of the
+    markers' common lead, ``StopMarkers.find``'s fast read) goes to ``push_more``'s reads,
+    their common cases written out here (a run of string text to the end, whole members
+    to the end or to a cut one held whole). Reference: ``push_until`` (the marker search,
+    then ``push``).
+    """
+
+    __slots__ = ("_ended", "_stops", "args", "index")
+
+    def __init__(
+        self,
+        stops: StopMarkers,
+        ended: Callable[[str, list[Event], int, int, str | None, bool], tuple[int, bool]],
+    ) -> None:
+        self._stops = stops
+        self._ended = ended
+        self.args = ArgsStreamer()
+        self.index = -1
+
+    def open(self, index: int) -> ArgsStreamer:
+        """Fresh arguments for call ``index``."""
+        self.args = args = ArgsStreamer()
+        self.index = index
+        return args
+
+    def step(self, buf: str, pos: int, out: list[Event], final: bool) -> tuple[int, bool]:
+        args = self.args
+        stops = self._stops
+        if stops.lead not in buf and not final and fast.FAST:  # (never with no lead: '')
+            # No stop marker can begin in ``buf`` but a cut one's first character, as its
+            # last.
+            n = len(buf)
+            if n != pos and buf[-1] != stops.first:
+                scan = args.scan
+                if scan.in_string:
+                    if STRICT_RUN.fullmatch(buf, pos) is not None:
+                        delta = buf[pos:] if pos else buf
+                        args.parts.append(delta)
+                        out.append(ToolCallArgs(self.index, delta))
+                        return n, True
+                elif _KEY <= scan.expect <= _KEY_OR_CLOSE:
+                    end = _MEMBERS(buf, pos).end()  # type: ignore[union-attr]
+                    if end == n or (n - end <= MAX_MEMBER and _MEMBER_CUT(buf, end) is not None):
+                        if end == pos:  # a member cut by the end: held whole
+                            return pos, True
+                        head = buf[pos:end] if pos or end < n else buf
+                        args.parts.append(head)
+                        if scan.expect != _KEY and "," in head:
+                            scan.expect = _KEY
+                        out.append(ToolCallArgs(self.index, head))
+                        return end, True
+                delta, resume = args.push_more(buf, pos)
+                if delta:
+                    out.append(ToolCallArgs(self.index, delta))
+                if args.done or args.error:
+                    return self._ended(buf, out, resume, n, None, False)
+                return resume, True
+        delta, resume, stop, marker = args.push_until(buf, pos, stops, final)
+        if delta:
+            out.append(ToolCallArgs(self.index, delta))
+        if args.done or args.error or marker is not None or final:
+            return self._ended(buf, out, resume, stop, marker, final)
+        return resume, True
 
 
 # --- Arguments written as a string of escaped JSON ------------------------------------------
