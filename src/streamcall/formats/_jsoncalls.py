@@ -102,10 +102,12 @@ from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.text import (
     WS,
+    ArgsStep,
     ArgsStreamer,
     JsonScan,
     MarkerFinder,
     Step,
+    StepFn,
     cut_marker,
     decode_string_run,
     partial_marker_len,
@@ -182,7 +184,11 @@ class JsonCallsParser(ToolParser):
         # A call whose object closed, waiting for what proves it ended (see the module
         # header): (index, arguments, cut, text after the object in string arguments).
         self._closed: tuple[int, str, bool, str] | None = None
-        self._steps = (
+        # Arguments of a started call are read by the text layer's ARGS step (``ArgsStep``,
+        # calling back ``_args_ended``); arguments before the name, which must wait, by
+        # ``_read_object_args``. ARGS's entry is set as each object opens.
+        self._arg_step = ArgsStep(None, self._args_ended)
+        self._steps: list[StepFn] = [
             self._read_text,
             self._read_body,
             self._read_key,
@@ -193,7 +199,7 @@ class JsonCallsParser(ToolParser):
             self._read_object_args,
             self._read_string_args,
             self._read_after_member,
-        )
+        ]
         self._reset_object()
 
     def _reset_object(self) -> None:
@@ -408,9 +414,13 @@ class JsonCallsParser(ToolParser):
         if role == _ARGUMENTS:
             self._args_seen = True
             if c == "{":
-                self._args = ArgsStreamer()
                 if self._name is not None:
                     self._begin(out)
+                    self._args = self._arg_step.open(self._index)
+                    self._steps[ARGS] = self._arg_step.step
+                else:
+                    self._args = ArgsStreamer()
+                    self._steps[ARGS] = self._read_object_args
                 self._mode = ARGS
                 return pos, False
             if c == '"':
@@ -444,15 +454,21 @@ class JsonCallsParser(ToolParser):
         return end, False
 
     def _read_object_args(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """Arguments before the call's name: held as pending deltas (and as written)."""
         args = self._args
         assert args is not None
         delta, end = args.push(buf, pos, True) if final else args.push_more(buf, pos)
-        if self._index >= 0:
-            if delta:  # this call's only delta in this chunk: one read per chunk
-                out.append(ToolCallArgs(self._index, delta))
-        else:
-            self._raw.append(buf[pos:end])  # as written: the delta escapes raw controls
-            self._pending.append(delta)
+        self._raw.append(buf[pos:end])  # as written: the delta escapes raw controls
+        self._pending.append(delta)
+        return self._args_ended(buf, out, end, len(buf), None, final)
+
+    def _args_ended(
+        self, buf: str, out: list[Event], end: int, stop: int, marker: str | None, final: bool
+    ) -> Step:
+        """After the object's text in ``buf``: done, the member ends; broken, the call;
+        else its unfinished token is held."""
+        args = self._args
+        assert args is not None
         if args.done:
             self._mode = AFTER
             return end, False

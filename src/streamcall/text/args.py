@@ -228,9 +228,10 @@ class ArgsStreamer:
 
 
 class ArgsStep:
-    """The ARGS step of an engine whose call arguments are one JSON object that stop
-    markers may cut (the header + JSON engine, Harmony): the step itself, so that the
-    common chunk costs the feed loop's call and no other.
+    """The ARGS step of an engine whose call arguments are one JSON object, which stop
+    markers may cut (the header + JSON engine, Harmony; ``stops`` None: none, the
+    JSON-call engine): the step itself, so that the common chunk costs the feed loop's
+    call and no other.
 
     The engine opens each call's arguments with ``open(index)`` (the ``ArgsStreamer`` it
     returns is the call's) and puts ``step`` in its mode table. A chunk's delta leaves as
@@ -240,17 +241,18 @@ class ArgsStep:
     unfinished token ``buf[resume:]`` is held.
 
     Fast read: a buffer in which no stop marker can begin (one ``in`` test of the
-    markers' common lead, ``StopMarkers.find``'s fast read) goes to ``push_more``'s reads,
+    markers' common lead, ``StopMarkers.find``'s fast read; any, with none) goes to
+    ``push_more``'s reads,
     their common cases written out here (a run of string text to the end, whole members
     to the end or to a cut one held whole). Reference: ``push_until`` (the marker search,
-    then ``push``).
+    then ``push``; with no stop markers, ``push``).
     """
 
     __slots__ = ("_ended", "_stops", "args", "index")
 
     def __init__(
         self,
-        stops: StopMarkers,
+        stops: StopMarkers | None,
         ended: Callable[[str, list[Event], int, int, str | None, bool], tuple[int, bool]],
     ) -> None:
         self._stops = stops
@@ -267,11 +269,11 @@ class ArgsStep:
     def step(self, buf: str, pos: int, out: list[Event], final: bool) -> tuple[int, bool]:
         args = self.args
         stops = self._stops
-        if stops.lead not in buf and not final and fast.FAST:  # (never with no lead: '')
+        if not final and fast.FAST and (stops is None or stops.lead not in buf):
             # No stop marker can begin in ``buf`` but a cut one's first character, as its
-            # last.
+            # last (never with no lead: '' is in any text).
             n = len(buf)
-            if n != pos and buf[-1] != stops.first:
+            if n != pos and (stops is None or buf[-1] != stops.first):
                 scan = args.scan
                 if scan.in_string:
                     if STRICT_RUN.fullmatch(buf, pos) is not None:
@@ -296,7 +298,11 @@ class ArgsStep:
                 if args.done or args.error:
                     return self._ended(buf, out, resume, n, None, False)
                 return resume, True
-        delta, resume, stop, marker = args.push_until(buf, pos, stops, final)
+        if stops is None:
+            delta, resume = args.push(buf, pos, True) if final else args.push_more(buf, pos)
+            stop, marker = len(buf), None
+        else:
+            delta, resume, stop, marker = args.push_until(buf, pos, stops, final)
         if delta:
             out.append(ToolCallArgs(self.index, delta))
         if args.done or args.error or marker is not None or final:
