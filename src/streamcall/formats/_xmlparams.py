@@ -187,9 +187,11 @@ class XmlParamsParser(ToolParser):
     PARAM_OPEN: ClassVar[tuple[str, ...]] = ()
     PARAM_HEADER: ClassVar[re.Pattern[str]]
     PARAM_CLOSE: ClassVar[str] = ""
-    #: the last character of every parameter header and closer ('': PARAM_CLOSE's last): a
-    #: chunk without it cannot complete a cut parameter, which stays held unread
+    #: a character that every parameter closer needs ('': PARAM_CLOSE's last), and one that
+    #: every header needs ('': the same): a chunk without it cannot complete a parameter cut
+    #: in its value (in its header), which stays held unread
     PARAM_LAST: ClassVar[str] = ""
+    HEADER_LAST: ClassVar[str] = ""
     MAX_HEADER: ClassVar[int] = 512
     #: what, at the start of a header, means it can never match: not a call, decided at once
     NO_HEADER: ClassVar[re.Pattern[str] | None] = None
@@ -301,6 +303,7 @@ class XmlParamsParser(ToolParser):
                 self.PARAM_LAST or self.PARAM_CLOSE[-1:],
                 len(self.PARAM_CLOSE),
                 stops.pop() if len(stops) == 1 else "",
+                self.HEADER_LAST,
                 member=self._take_param,
                 tokens=self._read_tokens,
                 pending=self._delta,

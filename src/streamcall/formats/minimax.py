@@ -194,7 +194,10 @@ class MiniMaxM3Parser(XmlParamsParser):
     PARAM_OPEN = (NS + "<",)
     PARAM_HEADER = re.compile(r"(?P<key>[^<>/][^<>]*)>")
     PARAM_CLOSE = NS + "</"  # per key: NS + "</KEY>" (the value steps)
-    PARAM_LAST = ">"  # of the header and of that closer
+    # NS itself holds a '>': the closer's '/' and the header's '>' are what a chunk must
+    # hold to complete a cut parameter
+    PARAM_LAST = "/"
+    HEADER_LAST = ">"
 
     def _member_pattern(self) -> str | None:
         """A whole parameter is ``NS<KEY>`` text without ``NS`` and ``NS</KEY>`` (see the

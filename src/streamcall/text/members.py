@@ -108,7 +108,8 @@ class ShortMembers:
     the end of ``buf``), ``pending`` leaves through ``flush(out)`` as the chunk's event.
 
     A held member (the next buffer starts with it) is kept unread while the chunks added to
-    it hold no ``closer_last`` character, the last one of every closer and header, and it
+    it hold no ``closer_last`` character (cut before its value: ``header_last``, by default
+    the same), one that every closer (every header) needs, and it
     stays within ``MAX_CUT_VALUE`` characters of value plus the closer less one (cut before
     its value: within ``MAX_SHORT_MEMBER``). Cut in its value, the value must also end
     within ``MAX_CUT_VALUE`` characters (at ``value_stop``, the one character that ends a
@@ -119,8 +120,10 @@ class ShortMembers:
     """
 
     __slots__ = (
+        "_closer_last",
         "_cut",
         "_flush",
+        "_header_last",
         "_held",
         "_last",
         "_limit",
@@ -141,6 +144,7 @@ class ShortMembers:
         closer_last: str,
         closer_len: int,
         value_stop: str = "",
+        header_last: str = "",
         *,
         member: Callable[[re.Match[str]], object],
         tokens: StepFn,
@@ -152,7 +156,9 @@ class ShortMembers:
         #: the index of ``member_value`` (``match.group(value)`` is a whole member's value)
         self.value: int = compiled.groupindex["member_value"]
         self._cut = compiled.groupindex["member_cut"]
-        self._last = closer_last
+        self._closer_last = closer_last
+        self._header_last = header_last or closer_last
+        self._last = closer_last  # the character that the held member waits for
         self._room = MAX_CUT_VALUE + closer_len - 1
         self._start_bound = MAX_SHORT_MEMBER - self._room
         self._member = member
@@ -198,8 +204,10 @@ class ShortMembers:
                 # short member's bound.
                 self._value_max = 0
                 if start < 0:
+                    self._last = self._header_last
                     self._limit = MAX_SHORT_MEMBER
                 else:
+                    self._last = self._closer_last
                     start -= pos
                     self._limit = start + self._room if start <= self._start_bound else 0
                     if end == n:  # cut in its value (not in its closer)
