@@ -267,6 +267,7 @@ class MarkerReasoningParser(ReasoningParser):
         self._span_finders = {o: _Finder((c, *spec.end, *spec.drop)) for o, c in spec.pass_through}
         self._span_finder = _Finder(())  # the open span's (set when one opens)
         self._starts = frozenset(spec.start)
+        self._first_starts = tuple(sorted(spec.start, key=len, reverse=True))
         self._ends = frozenset(spec.end)
         self._text_drop = frozenset(spec.text_drop)
         self._drop = frozenset(spec.drop)
@@ -283,12 +284,12 @@ class MarkerReasoningParser(ReasoningParser):
             if not self._at_beginning:
                 self._mode = AFTER
                 return pos, False
-            for start in self._before_finder.markers:
+            for start in self._first_starts:
                 if buf.startswith(start, pos):
                     self._at_beginning = False
                     self._mode = PREFIX
                     return pos + len(start), False
-            if not final and any(cut_marker(m, buf, pos) for m in self._before_finder.markers):
+            if not final and any(cut_marker(m, buf, pos) for m in self._first_starts):
                 return pos, True
             self._at_beginning = False
             self._mode = AFTER
