@@ -71,7 +71,7 @@ EXAMPLES = [
     ("openbmb/MiniCPM5-8B", "minicpm5"),
     ("Team-ACE/ToolACE-8B", "pythonic"),
     ("poolside/Laguna-XS.2", "poolside_v1"),
-    ("ServiceNow-AI/Apriel-1.5-15b-Thinker", "apriel"),
+    ("ServiceNow-AI/Apriel-1.5-15b-Thinker", "jamba"),
     ("ibm-granite/granite-4.2-8b", "qwen3_coder"),  # [model id unverified]
 ]
 

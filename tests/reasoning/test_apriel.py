@@ -1,6 +1,7 @@
 """ServiceNow Apriel 1.5 (llama.cpp ``APRIEL_1_5``): ``<thinking>`` … ``</thinking>``
 reasoning (``apriel``), then ``<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>``
-(the ``apriel`` tool format: Jamba's grammar). llama.cpp tests the format only through its
+Jamba's block exactly (llama.cpp writes it with json.dumps' spelling), so the tool format
+is ``jamba`` (routed from ``apriel-1.5``). llama.cpp tests the format only through its
 template, so the fixtures are built from its parser source (``constructed``).
 """
 
@@ -21,7 +22,7 @@ from support import calls, check_contract, check_upstream_case, upstream_cases
 
 @pytest.mark.parametrize("case", upstream_cases("apriel"))
 def test_upstream(case: dict) -> None:
-    check_upstream_case(case, "apriel", "apriel")
+    check_upstream_case(case, "jamba", "apriel")
 
 
 @pytest.mark.parametrize(
@@ -46,8 +47,8 @@ def test_reasoning_cases(
 
 @given(data=st.data(), call_list=calls, before=st.sampled_from(["", "Sure. ", "<b>x</b>\n"]))
 def test_rendered_calls_in_any_chunking(data: st.DataObject, call_list: list, before: str) -> None:
-    text = before + parser_class("apriel").render(call_list) + " done"
-    items = check_contract("apriel", text, data)
+    text = before + parser_class("jamba").render(call_list) + " done"
+    items = check_contract("jamba", text, data)
     got = [(v.name, json.loads(v.arguments)) for _, v in items if isinstance(v, testing.Call)]
     assert got == [(n, a) for n, a in call_list]
 
@@ -67,7 +68,7 @@ def test_rendered_calls_in_any_chunking(data: st.DataObject, call_list: list, be
 def test_truncated_and_malformed(
     text: str, content: str, names: list[str], incomplete: list[bool]
 ) -> None:
-    items = testing.check_chunkings(lambda: output_parser(tool_format="apriel"), text)
+    items = testing.check_chunkings(lambda: output_parser(tool_format="jamba"), text)
     assert split(items)[1] == content
     got = [v for k, v in items if k == "call" and isinstance(v, testing.Call)]
     assert [c.name for c in got] == names
@@ -75,7 +76,7 @@ def test_truncated_and_malformed(
 
 
 def test_arguments_stream_while_written() -> None:
-    p = output_parser(reasoning_format="apriel", tool_format="apriel")
+    p = output_parser(reasoning_format="apriel", tool_format="jamba")
     p.feed('<thinking>r</thinking><tool_calls>[{"name": "f", "arguments": {"text": "')
     events = p.feed("a long value, " * 4)
     assert "".join(e.delta for e in events if isinstance(e, ToolCallArgs)) == "a long value, " * 4
@@ -85,7 +86,7 @@ def test_arguments_stream_while_written() -> None:
 
 @given(data=st.data())
 def test_routed_by_model(data: st.DataObject) -> None:
-    call = parser_class("apriel").render([("get_weather", {"city": "Paris"})])
+    call = parser_class("jamba").render([("get_weather", {"city": "Paris"})])
     text = "<thinking>Weather.</thinking>" + call
     items = check_output(text, data, model="ServiceNow-AI/Apriel-1.5-15b-Thinker")
     assert split(items) == ("Weather.", "")

@@ -1,4 +1,4 @@
-"""AI21 Jamba 1.5 and ServiceNow Apriel 1.5: ``<tool_calls>[{"name": ..., ...}]</tool_calls>``.
+"""AI21 Jamba 1.5: ``<tool_calls>[{"name": ..., "arguments": {...}}, ...]</tool_calls>``.
 
 Grammar (vLLM ``jamba``)::
 
@@ -36,14 +36,4 @@ class JambaParser(JsonCallsParser):
         return f"<tool_calls>{json.dumps(body, ensure_ascii=False)}</tool_calls>"
 
 
-class AprielParser(JambaParser):
-    """ServiceNow Apriel 1.5 (llama.cpp's ``APRIEL_1_5``): Jamba's grammar exactly, written
-    with a fixed spelling (``{"name": "f", "arguments": {...}}``, ``", "`` between calls)
-    after its ``<thinking>`` reasoning (the ``apriel`` reasoning format)."""
-
-    names = ("apriel",)
-    family = "ServiceNow Apriel 1.5"
-    vllm_differences = ""
-
-
-FORMATS = (JambaParser, AprielParser)
+FORMATS = (JambaParser,)

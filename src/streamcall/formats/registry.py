@@ -72,7 +72,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("olmo-3", "olmo3"),
     ("granite-20b-functioncalling", "granite-20b-fc"),
     ("jamba", "jamba"),
-    ("apriel-1.5", "apriel"),
+    ("apriel-1.5", "jamba"),  # Apriel 1.5 writes Jamba's <tool_calls>[...] block
     ("xlam", "xlam"),
     ("ernie-4.5", "ernie45"),
     ("longcat", "longcat"),
