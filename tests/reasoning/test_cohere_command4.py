@@ -70,10 +70,18 @@ def test_cases(
     check_reasoning("cohere_command4", text, reasoning, content, data, prompt_opened=opened)
 
 
-@pytest.mark.parametrize(("value", "opened"), [(True, True), (False, False), (None, True)])
-def test_reasoning_switch(value: bool | None, opened: bool) -> None:
-    request = {"chat_template_kwargs": {"reasoning": value}} if value is not None else {}
-    p = output_parser(reasoning_format="cohere_command4", tool_format="none", request=request)
+@pytest.mark.parametrize(
+    ("request_", "opened"),
+    [
+        ({"chat_template_kwargs": {"reasoning": True}}, True),
+        ({"chat_template_kwargs": {"reasoning": False}}, False),
+        ({"reasoning_effort": "none"}, False),  # the template reads it when reasoning is unset
+        ({"reasoning_effort": "high"}, True),
+        ({}, True),
+    ],
+)
+def test_reasoning_switch(request_: dict[str, Any], opened: bool) -> None:
+    p = output_parser(reasoning_format="cohere_command4", tool_format="none", request=request_)
     assert p.reasoning is not None and p.reasoning.in_reasoning is opened
 
 

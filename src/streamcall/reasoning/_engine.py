@@ -379,7 +379,9 @@ class MarkerReasoningParser(ReasoningParser):
     def _after(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         if self._lstrip:
             assert self._lstrip_re is not None
-            pos = self._lstrip_re.match(buf, pos).end()  # type: ignore[union-attr]
+            stripped = self._lstrip_re.match(buf, pos)  # '[…]*' always matches
+            assert stripped is not None
+            pos = stripped.end()
             if pos == len(buf):
                 return pos, True  # all of it removed so far; the next chunk goes on
             self._lstrip = False

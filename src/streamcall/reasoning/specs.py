@@ -7,7 +7,9 @@ reasoning, and only the end marker appears), and which tool markers end reasonin
 implicitly. The grammar and the hold-back rules are ``_engine.py``'s.
 
 Facts are from vLLM's parsers and tests (``vllm/reasoning/``, ``tests/reasoning/``,
-Apache-2.0); where a default is a judgement call the row says why.
+Apache-2.0), and from SGLang's and llama.cpp's for the formats vLLM lacks (``kimi_vl``,
+``apertus``, ``apriel``, Granite 3.3's tags; docs/research/formats16.md); where a default
+is a judgement call the row says why.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ SPECS: tuple[ReasoningSpec, ...] = (
         family="IBM Granite 3.2/3.3 (thinking=True)",
         # Granite 3.2 writes the phrases; the 3.3 template asks for <think></think> and
         # then <response></response> (llama.cpp's GRANITE format), whose tags are dropped.
+        # Starts and ends are not paired: any END ends the block.
         start=("Here is my thought process:", "Here's my thought process:", "<think>"),
         end=("Here is my response:", "Here's my response:", "</think>"),
         start_at_beginning=True,
@@ -229,6 +232,9 @@ SPECS: tuple[ReasoningSpec, ...] = (
         # A tool block written inside reasoning is handed to the tool parser; reasoning
         # resumes after it (a bare <|tools_prefix|> without '[' stays reasoning).
         pass_through=(("<|tools_prefix|>[", "<|tools_suffix|>"),),
+        vllm_differences="Every inner block is reasoning, and a tool block inside one goes "
+        "to the tool parser (SGLang's apertus2509); vLLM's later apertus parser reads the "
+        "first block only.",
     ),
     ReasoningSpec(
         "apriel",

@@ -71,7 +71,7 @@ SWITCHES: dict[str, ThinkingSwitch] = {
     "granite_thinking_parser": ThinkingSwitch(),
     "minicpmv": ThinkingSwitch(),
     "minimax_m3": ThinkingSwitch(("thinking_mode",)),  # "enabled" / "disabled"
-    "cohere_command4": ThinkingSwitch(("reasoning",)),
+    "cohere_command4": ThinkingSwitch(("reasoning",), effort=True),  # effort "none": off
 }
 
 

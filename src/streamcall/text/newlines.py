@@ -48,6 +48,8 @@ class EscapedNewlines:
         """The recovered text that ``text`` decides; with ``final`` nothing is held."""
         buf = self._held + text if self._held else text
         self._held = ""
+        if self._close is None and not self._run and _SPECIAL.search(buf) is None:
+            return buf  # plain prose: nothing to recover, nothing to hold
         n = len(buf)
         out: list[str] = []
         pos = 0
@@ -116,6 +118,13 @@ class EscapedNewlines:
             self._run = False
         return "".join(out)
 
+    def flush(self) -> str:
+        """What is held, released as at the end of the text (the span state stays)."""
+        if not self._held:
+            self._run = False
+            return ""
+        return self.feed("", final=True)
+
 
 class NewlineEvents:
     """``EscapedNewlines`` over an event stream: ``Text`` and ``Reasoning`` each have their
@@ -136,11 +145,11 @@ class NewlineEvents:
             if isinstance(ev, Text):
                 _release(self._reasoning, Reasoning, out)
                 if s := self._text.feed(ev.text):
-                    out.append(Text(s))
+                    out.append(ev if s is ev.text else Text(s))
             elif isinstance(ev, Reasoning):
                 _release(self._text, Text, out)
                 if s := self._reasoning.feed(ev.text):
-                    out.append(Reasoning(s))
+                    out.append(ev if s is ev.text else Reasoning(s))
             else:
                 _release(self._reasoning, Reasoning, out)
                 _release(self._text, Text, out)
@@ -154,7 +163,7 @@ class NewlineEvents:
 def _release(
     recovery: EscapedNewlines, kind: type[Text] | type[Reasoning], out: list[Event]
 ) -> None:
-    if s := recovery.feed("", final=True):
+    if s := recovery.flush():
         out.append(kind(s))
 
 
