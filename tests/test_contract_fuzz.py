@@ -133,7 +133,8 @@ def _reasoning_wholes(name: str) -> list[str]:
         extra: tuple[str, ...] = ("<think>", "</think>")
     else:
         starts, ends = list(spec.start), list(spec.end)
-        extra = (*spec.implicit_end, *spec.text_drop, spec.start_prefix)
+        spans = tuple(m for span in spec.pass_through for m in span)
+        extra = (*spec.implicit_end, *spec.text_drop, *spec.drop, *spans, spec.start_prefix)
     wholes = [f"{s}Think. {e}\n\nAnswer." for s in starts for e in ends]
     wholes += [f"Pre{e}text{x}more{s}again" for s in starts for e in ends for x in extra]
     return wholes

@@ -269,6 +269,24 @@ def test_distinct_reasoning_markers_win_over_the_model_id() -> None:
     assert detect_template("{{ x }}", model="Qwen/Qwen3-8B").reasoning is None
 
 
+@pytest.mark.parametrize(
+    ("text", "reasoning"),
+    [
+        ("{{- '\u25c1think\u25b7' + t + '\u25c1/think\u25b7' }}", "kimi_vl"),
+        ("{%- set b = '<mm:think>' -%}", "minimax_m3"),
+        (
+            "<|START_THINKING|>{{ t }}<|END_THINKING|><|START_TEXT|>{{ c }}<|END_TEXT|>",
+            "cohere_command4",
+        ),
+        ("<|START_THINKING|>{{ t }}<|END_THINKING|><|START_RESPONSE|>{{ c }}", "cohere_command3"),
+        ("{{ '<|inner_prefix|>' + t + '<|inner_suffix|>' }}", "apertus"),
+        ("between <think></think> and ... between <response></response>", "granite"),
+    ],
+)
+def test_the_reasoning_markers_of_issue_16(text: str, reasoning: str) -> None:
+    assert detect_template(text).reasoning == reasoning
+
+
 # -- sources ---------------------------------------------------------------------------------
 
 

@@ -233,11 +233,24 @@ REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("openai_gptoss", "Harmony's analysis channel", "<|channel|>", "analysis"),
     _fp("gemma4", "Gemma 4's <|channel>thought channel", "<|channel>"),
     _fp("mistral", "[THINK]…[/THINK]", "[THINK]"),
+    _fp(
+        "cohere_command4",
+        "<|START_THINKING|> with the <|START_TEXT|> answer wrapper",
+        "<|START_THINKING|>",
+        "<|START_TEXT|>",
+    ),
     _fp("cohere_command3", "<|START_THINKING|>", "<|START_THINKING|>"),
     _fp("seed_oss", "<seed:think>", "<seed:think>"),
+    _fp("minimax_m3", "<mm:think>", "<mm:think>"),
+    _fp("kimi_vl", "\u25c1think\u25b7 (Kimi-VL, Kimi-Dev)", "\u25c1think\u25b7"),
+    _fp(
+        "granite",
+        "<think></think> then <response></response> (Granite 3.3)",
+        "<response></response>",
+    ),
     _fp("granite", "'Here is my thought process:'", "Here is my thought process"),
     _fp("granite", "'Here's my thought process:'", "Here's my thought process"),
-    _fp(None, "<|inner_prefix|>…<|inner_suffix|> (Apertus)", "<|inner_prefix|>"),
+    _fp("apertus", "<|inner_prefix|>…<|inner_suffix|>", "<|inner_prefix|>"),
     _fp(None, "plain reasoning ended by [BEGIN FINAL RESPONSE] (Apriel)", "[BEGIN FINAL RESPONSE]"),
 )
 

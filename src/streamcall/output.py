@@ -6,7 +6,9 @@ Pipeline::
                                   └─► Text ─► tool-call parser ─► Text, ToolCall* ─►
 
 The reasoning parser's ``Text`` is what the tool parser reads; ``Reasoning`` passes
-straight through. A tool marker that ends reasoning implicitly (Qwen3's ``<tool_call>``,
+straight through. A reasoning format whose tokenizer writes newlines as ``\\n``
+(``ReasoningSpec.recover_newlines``: MiniCPM-V) has them recovered last, in the text and
+the reasoning but not in the tool calls (``streamcall.text.newlines``). A tool marker that ends reasoning implicitly (Qwen3's ``<tool_call>``,
 Kimi K2's ``<|tool_calls_section_begin|>``) leaves the reasoning parser as ``Text``, so the
 tool parser sees the whole call, marker included. Either stage may be absent.
 
@@ -31,7 +33,9 @@ from streamcall.reasoning import (
     reasoning_format_for_model,
     reasoning_parser,
 )
+from streamcall.reasoning._engine import MarkerReasoningParser
 from streamcall.reasoning.switches import prompt_opened_for
+from streamcall.text.newlines import NewlineEvents
 from streamcall.toolchoice import OnlyFunction, chosen_function
 
 __all__ = ["OutputParser", "output_parser", "parse_output"]
@@ -40,13 +44,15 @@ __all__ = ["OutputParser", "output_parser", "parse_output"]
 class OutputParser:
     """Reasoning and tool-call parsing combined; ``feed`` text in, events out."""
 
-    __slots__ = ("reasoning", "tools")
+    __slots__ = ("_newlines", "reasoning", "tools")
 
     def __init__(
         self, reasoning: ReasoningParser | None, tools: ToolParser | OnlyFunction | None
     ) -> None:
         self.reasoning = reasoning
         self.tools = tools
+        recover = isinstance(reasoning, MarkerReasoningParser) and reasoning.spec.recover_newlines
+        self._newlines = NewlineEvents() if recover else None
 
     @property
     def reasoning_format(self) -> str | None:
@@ -60,7 +66,8 @@ class OutputParser:
         """Consume a chunk of model text; return the events it decides."""
         if self.reasoning is None:
             return self.tools.feed(text) if self.tools is not None else _text(text)
-        return self._route(self.reasoning.feed(text), [])
+        out = self._route(self.reasoning.feed(text), [])
+        return out if self._newlines is None else self._newlines.apply(out, False)
 
     def finish(self) -> list[Event]:
         """End of stream: flush both stages, reasoning first."""
@@ -69,7 +76,7 @@ class OutputParser:
             self._route(self.reasoning.finish(), out)
         if self.tools is not None:
             out.extend(self.tools.finish())
-        return out
+        return out if self._newlines is None else self._newlines.apply(out, True)
 
     def _route(self, events: list[Event], out: list[Event]) -> list[Event]:
         tools = self.tools

@@ -228,7 +228,7 @@ def markup_of(parser: object) -> tuple[str, ...]:
     spec = getattr(parser, "spec", None)
     if spec is None:
         return ()
-    markers = (*spec.start, *spec.end, *spec.text_drop)
+    markers = (*spec.start, *spec.end, *spec.text_drop, *spec.drop)
     if spec.suffixed:
         markers = tuple(m[:-1] if m.endswith(">") else m for m in markers)
     return markers

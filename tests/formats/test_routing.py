@@ -71,6 +71,8 @@ EXAMPLES = [
     ("openbmb/MiniCPM5-8B", "minicpm5"),
     ("Team-ACE/ToolACE-8B", "pythonic"),
     ("poolside/Laguna-XS.2", "poolside_v1"),
+    ("ServiceNow-AI/Apriel-1.5-15b-Thinker", "jamba"),
+    ("ibm-granite/granite-4.2-8b", "qwen3_coder"),  # [model id unverified]
 ]
 
 
@@ -97,6 +99,8 @@ def test_every_pattern_has_an_example() -> None:
         ("MiniMaxAI/MiniMax-M1-40k", "minimax"),  # not minimax_m2
         ("ibm-granite/granite-4.0-h-small", "granite4"),  # not granite
         ("stepfun-ai/Step-3.5", "step3p5"),  # not step3
+        ("ibm-granite/granite-4.2-8b", "qwen3_coder"),  # not granite4
+        ("ibm-granite/granite-4.1-8b", "granite4"),  # not qwen3_coder
     ],
 )
 def test_order_sensitive_cases(model: str, expected: str) -> None:
@@ -176,6 +180,7 @@ TOOL_BASE_FAMILIES = {
     "glm-4.5": "GLM-4.5 fine-tunes",
     "gemma4": "Gemma 4: FunctionGemma-style fine-tunes",
     "gemma-4": "Gemma 4, the other spelling",
+    "granite-4.2": "Granite 4.2 fine-tunes",
     "granite-4": "Granite 4 fine-tunes",
     "granite-3": "Granite 3 fine-tunes (granite-20b-functioncalling is not one)",
     "phi-4-mini": "Phi-4-mini fine-tunes",
@@ -188,6 +193,7 @@ REASONING_BASE_FAMILIES = {
     "qwen3-coder": "Qwen3-Coder fine-tunes",
     "qwen3": "Qwen3: Holo2, Qwen3-Nemotron, DeepSeek-R1-0528-Qwen3",
     "qwen2.5": "Qwen2.5: DeepSeek-R1-Distill-Qwen, OpenReasoning-Nemotron",
+    "granite-4.2": "Granite 4.2 fine-tunes",
     "granite-3.2": "Granite 3.2 fine-tunes",
     "granite-3.3": "Granite 3.3 fine-tunes",
     "gemma-4": "Gemma 4 fine-tunes",
@@ -276,3 +282,50 @@ def test_fine_tunes_named_with_their_base(model: str, expected: str) -> None:
 )
 def test_reasoning_fine_tunes_named_with_their_base(model: str, expected: str) -> None:
     assert reasoning_format_for_model(model) == expected
+
+
+# --- reasoning markers of issue 16 (docs/research/formats16.md, "Routing overview") ------
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("MiniMaxAI/MiniMax-M3", "minimax_m3"),
+        ("MiniMaxAI/MiniMax-M3-Preview", "minimax_m3"),  # not minimax_m2
+        ("acme/mm-m3-chat", "minimax_m3"),
+        ("moonshotai/Kimi-VL-A3B-Thinking", "kimi_vl"),
+        ("moonshotai/Kimi-VL-A3B-Thinking-2506", "kimi_vl"),
+        ("moonshotai/Kimi-Dev-72B", "kimi_vl"),
+        ("moonshotai/Kimi-K2-Thinking", "kimi_k2"),  # Kimi-K2 keeps <think>
+        ("moonshotai/Kimi-K2.5", "kimi_k2"),
+        ("swiss-ai/Apertus-8B-Instruct-2509", "apertus"),
+        ("swiss-ai/Apertus-70B-2509", "apertus"),
+        ("ServiceNow-AI/Apriel-1.5-15b-Thinker", "apriel"),
+        ("ibm-granite/granite-3.3-8b-instruct", "granite"),  # <think> and the phrases
+        ("ibm-granite/granite-3.2-8b-instruct", "granite"),
+        ("ibm-granite/granite-4.2-8b", "granite_thinking_parser"),  # [model id unverified]
+        ("CohereLabs/command-a-plus-05-2026", "cohere_command4"),  # [model id unverified]
+        ("CohereLabs/command-a-reasoning-08-2025", "cohere_command3"),
+        ("openbmb/MiniCPM-V-4_5", "minicpmv"),
+        ("openbmb/MiniCPM-o-2_6", "minicpmv"),
+    ],
+)
+def test_reasoning_markers_route(model: str, expected: str) -> None:
+    assert reasoning_format_for_model(model) == expected
+    assert reasoning_format_for_model(model.upper()) == expected
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "moonshotai/Kimi-VL-A3B-Instruct",  # does not think
+        "ibm-granite/granite-4.0-h-small",  # Granite 4.0/4.1 have no reasoning parser
+        "ibm-granite/granite-4.1-8b",
+        "openbmb/MiniCPM5-8B",  # not MiniCPM-V
+        "openbmb/MiniCPM4-8B",
+        "ServiceNow-AI/Apriel-1.6-15b-Thinker",  # untagged phrases: not the <thinking> format
+        "CohereLabs/c4ai-command-r-plus-08-2024",
+    ],
+)
+def test_reasoning_markers_negative(model: str) -> None:
+    assert reasoning_format_for_model(model) is None

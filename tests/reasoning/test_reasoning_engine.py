@@ -45,6 +45,8 @@ def _markers(name: str) -> list[str]:
         *spec.end,
         *spec.implicit_end,
         *spec.text_drop,
+        *spec.drop,
+        *(m for span in spec.pass_through for m in span),
         "\n<function=f>",
         "{",
     ]
@@ -56,7 +58,8 @@ def test_formats_listed() -> None:
         "cohere_command3", "cohere_command4", "ernie45", "hunyuan_a13b", "kimi_k2",
         "minimax_m2", "minimax_m2_append_think", "glm45", "olmo3", "step3", "nemotron_v3",
         "openai_gptoss", "identity", "deepseek_v4", "hy_v3", "poolside_v1", "holo2", "mimo",
-        "step3p5",
+        "step3p5", "minimax_m3", "kimi_vl", "apertus", "apriel", "minicpmv",
+        "granite_thinking_parser",
     ):  # fmt: skip
         assert name in ALL
     with pytest.raises(ValueError, match="unknown reasoning format"):
@@ -102,7 +105,9 @@ def test_held_tail_is_bounded(name: str) -> None:
     window): the work per chunk stays proportional to the chunk."""
     spec = reasoning_spec(name)
     assert spec is not None
-    limit = max(len(m) for m in (*spec.start, *spec.end, *spec.implicit_end, "x"))
+    spans = [m for span in spec.pass_through for m in span]
+    markers = (*spec.start, *spec.end, *spec.implicit_end, *spec.drop, *spans, "x")
+    limit = max(len(m) for m in markers)
     limit += spec.implicit_window + len(spec.start_prefix)
     text = ("thinking hard about <tool_call and </thin " * 2000) + spec.end[0] + "answer " * 2000
     p = reasoning_parser(name, prompt_opened=True)

@@ -72,6 +72,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("olmo-3", "olmo3"),
     ("granite-20b-functioncalling", "granite-20b-fc"),
     ("jamba", "jamba"),
+    ("apriel-1.5", "jamba"),  # Apriel 1.5 writes Jamba's <tool_calls>[...] block
     ("xlam", "xlam"),
     ("ernie-4.5", "ernie45"),
     ("longcat", "longcat"),
@@ -107,6 +108,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("glm-4.5", "glm45"),
     ("gemma4", "gemma4"),
     ("gemma-4", "gemma4"),
+    ("granite-4.2", "qwen3_coder"),  # Granite 4.2 writes Qwen3's XML calls
     ("granite-4", "granite4"),
     ("llama-3.3", "llama3_json"),
     ("granite-3", "granite"),

@@ -2,28 +2,42 @@
 
 Grammar (one reasoning block, with every marker configured per format)::
 
-    stream := text? START prefix? reasoning ( END | IMPLICIT ) text
-            | reasoning ( END | IMPLICIT ) text          # the prompt already opened it
-            | text                                       # no reasoning at all
-    text   := any, with TEXT_DROP markers removed (and, if ``reopen``, further blocks)
+    stream    := text? START prefix? reasoning ( END | IMPLICIT ) text
+               | reasoning ( END | IMPLICIT ) text         # the prompt already opened it
+               | text                                      # no reasoning at all
+    text      := any, with TEXT_DROP markers removed (and, if ``reopen``, further blocks)
+    reasoning := ( any | SPAN_OPEN any SPAN_CLOSE )*        # a span is text, not reasoning
+
+DROP markers are removed wherever they appear, in reasoning as in text.
 
 Modes:
 
-- ``BEFORE``: no reasoning yet; text is ``Text``. A START marker switches to
+- ``BEFORE``: no reasoning yet; text is ``Text`` (TEXT_DROP markers removed, as after
+  reasoning: Cohere's answer wrapper when thinking is off). A START marker switches to
   ``REASONING`` (with ``start_at_beginning`` only at the very start of the stream, the
   way Granite's plain-text phrases work). With ``drop_stray_end`` an END marker here has
-  no opener: it is dropped and the mode stays (Mistral's ``abc[/THINK]def`` is ``abcdef``).
+  no opener: it is dropped and the mode stays (Mistral's ``abc[/THINK]def`` is ``abcdef``);
+  with ``drop_leading_end`` only an END that opens the stream is (MiniMax-M3's
+  ``</mm:think>answer`` is ``answer``, its ``XXX</mm:think>YYY`` stays as written).
 - ``PREFIX``: just after a START marker; an optional prefix (Gemma 4's ``thought\\n``) is
   dropped if it is there.
 - ``REASONING``: text is ``Reasoning`` until an END marker (dropped) or an IMPLICIT
   marker, which ends reasoning but belongs to the text side: it is handed on as ``Text``
   untouched, so that the tool parser downstream sees it (Qwen3's ``<tool_call>``, Kimi
-  K2's ``<|tool_calls_section_begin|>``). An IMPLICIT marker may need confirmation by what
-  follows it (``implicit_confirm``), so that reasoning which merely mentions
-  ``<tool_call>`` stays reasoning. When the prompt opened reasoning, the first START
-  marker met in reasoning is dropped (older templates let the model write it again).
-- ``AFTER``: text, for good; only TEXT_DROP markers (and START, if ``reopen``) are
-  looked for. With nothing to look for, chunks pass straight through.
+  K2's ``<|tool_calls_section_begin|>``), unless it is a TEXT_DROP marker too (Cohere's
+  ``<|START_TEXT|>``: it ends reasoning and is dropped). An IMPLICIT marker may need
+  confirmation by what follows it (``implicit_confirm``), so that reasoning which merely
+  mentions ``<tool_call>`` stays reasoning. When the prompt opened reasoning, the first
+  START marker met in reasoning is dropped (older templates let the model write it
+  again). A SPAN_OPEN marker (``pass_through``) switches to ``SPAN``.
+- ``SPAN``: a block inside reasoning that belongs to the text side (Apertus writes tool
+  calls inside its reasoning): it is handed on as ``Text``, both markers included, and
+  reasoning resumes after its SPAN_CLOSE. An END marker met first ends the span and the
+  reasoning both.
+- ``AFTER``: text, for good; only TEXT_DROP and DROP markers (and START, if ``reopen``)
+  are looked for. With nothing to look for, chunks pass straight through. With
+  ``lstrip_after_end``, the characters it lists are removed from the start of the text
+  that follows an END marker (Granite 4.2's template writes ``\\n</think>\\n``).
 
 What it holds back, and why: the longest suffix of the buffer that is a proper prefix of
 a marker the current mode looks for (it may still become that marker), a complete match
@@ -52,9 +66,10 @@ class Mode(IntEnum):
     PREFIX = 1
     REASONING = 2
     AFTER = 3
+    SPAN = 4
 
 
-BEFORE, PREFIX, REASONING, AFTER = Mode
+BEFORE, PREFIX, REASONING, AFTER, SPAN = Mode
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +101,23 @@ class ReasoningSpec:
     #: before reasoning, an END marker with no opener is dropped (the text on both sides
     #: of it stays text) instead of being text
     drop_stray_end: bool = False
-    #: markers removed from the text after reasoning
+    #: an END marker that opens the stream (nothing before it) is dropped, and the stream
+    #: stays before reasoning; a later END with no opener is text as written
+    drop_leading_end: bool = False
+    #: markers removed from the text, before and after reasoning; an IMPLICIT marker that
+    #: is one of them is dropped instead of handed on
     text_drop: tuple[str, ...] = ()
+    #: markers removed wherever they appear, in reasoning as in text
+    drop: tuple[str, ...] = ()
+    #: ``(open, close)`` spans inside reasoning that belong to the text side: handed on as
+    #: ``Text``, markers included; reasoning resumes after ``close``
+    pass_through: tuple[tuple[str, str], ...] = ()
+    #: characters removed from the start of the text that follows an END marker
+    lstrip_after_end: str = ""
+    #: the combined parser (``streamcall.output``) turns a backslash-escaped newline the
+    #: tokenizer wrote (``\\n``) back into a newline, in text and reasoning but not in tool
+    #: calls (``streamcall.text.newlines``); this engine itself leaves it alone
+    recover_newlines: bool = False
     #: every marker may carry a per-checkpoint suffix before its closing ``>`` (Tencent
     #: HY: ``</think:opensource>``, ``SUFFIX`` below); the markers must be ``<…>`` tags
     suffixed: bool = False
@@ -218,21 +248,34 @@ class MarkerReasoningParser(ReasoningParser):
         self._mode = REASONING if opened else BEFORE
         self._strip_start = opened  # drop the first START met inside reasoning
         self._at_beginning = True
+        self._leading_end = spec.drop_leading_end and not opened
+        self._lstrip = False  # removing ``lstrip_after_end`` characters right now
+        chars = spec.lstrip_after_end
+        self._lstrip_re = re.compile(f"[{re.escape(chars)}]*") if chars else None
         self._implicit = frozenset(spec.implicit_end)
         self._confirm = re.compile(spec.implicit_confirm) if spec.implicit_confirm else None
         self._maybe = re.compile(spec.implicit_maybe) if spec.implicit_maybe else None
         sfx = spec.suffixed
-        self._before_finder = _Finder(spec.start + (spec.end if spec.drop_stray_end else ()), sfx)
-        self._stray_ends = frozenset(spec.end if spec.drop_stray_end else ())
-        self._reasoning_strip = _Finder(spec.start + spec.end + spec.implicit_end, sfx)
-        self._reasoning_finder = _Finder(spec.end + spec.implicit_end, sfx)
-        self._after_finder = _Finder(spec.text_drop + (spec.start if spec.reopen else ()), sfx)
+        removed = spec.text_drop + spec.drop  # what the text side drops
+        stray = spec.end if spec.drop_stray_end else ()
+        opens = tuple(o for o, _ in spec.pass_through)
+        inside = spec.end + spec.implicit_end + spec.drop + opens
+        self._before_finder = _Finder(spec.start + stray + removed, sfx)
+        self._reasoning_strip = _Finder(spec.start + inside, sfx)
+        self._reasoning_finder = _Finder(inside, sfx)
+        self._after_finder = _Finder(removed + (spec.start if spec.reopen else ()), sfx)
+        self._span_finders = {o: _Finder((c, *spec.end, *spec.drop)) for o, c in spec.pass_through}
+        self._span_finder = _Finder(())  # the open span's (set when one opens)
         self._starts = frozenset(spec.start)
-        self._steps = (self._before, self._prefix, self._reasoning, self._after)
+        self._first_starts = tuple(sorted(spec.start, key=len, reverse=True))
+        self._ends = frozenset(spec.end)
+        self._text_drop = frozenset(spec.text_drop)
+        self._drop = frozenset(spec.drop)
+        self._steps = (self._before, self._prefix, self._reasoning, self._after, self._span)
 
     @property
     def in_reasoning(self) -> bool:
-        return self._mode in (REASONING, PREFIX)
+        return self._mode in (REASONING, PREFIX, SPAN)
 
     # -- the steps (one per mode) ---------------------------------------------------------
 
@@ -241,24 +284,33 @@ class MarkerReasoningParser(ReasoningParser):
             if not self._at_beginning:
                 self._mode = AFTER
                 return pos, False
-            for start in self._before_finder.markers:
+            for start in self._first_starts:
                 if buf.startswith(start, pos):
                     self._at_beginning = False
                     self._mode = PREFIX
                     return pos + len(start), False
-            if not final and any(cut_marker(m, buf, pos) for m in self._before_finder.markers):
+            if not final and any(cut_marker(m, buf, pos) for m in self._first_starts):
                 return pos, True
             self._at_beginning = False
             self._mode = AFTER
             return pos, False
+        if self._leading_end:
+            for stray in self.spec.end:
+                if buf.startswith(stray, pos):
+                    self._leading_end = False
+                    return pos + len(stray), False
+            if not final and any(cut_marker(m, buf, pos) for m in self.spec.end):
+                return pos, True
+            self._leading_end = False
         end, resume, marker = self._before_finder.find(buf, pos, final)
         if end > pos:
             out.append(Text(buf[pos:end]))
             self._at_beginning = False
         if marker is None:
             return end, True
-        if marker not in self._stray_ends:  # an END with no opener is dropped; still before
+        if marker in self._starts:
             self._mode = PREFIX
+        # else: a stray END or a dropped marker; still before
         return resume, False
 
     def _prefix(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
@@ -293,13 +345,46 @@ class MarkerReasoningParser(ReasoningParser):
         elif marker in self._implicit:
             self._mode = AFTER
             self._strip_start = False
-            out.append(Text(buf[end:resume]))  # as written, suffix and all
-        else:
+            if marker not in self._text_drop:
+                out.append(Text(buf[end:resume]))  # as written, suffix and all
+        elif marker in self._ends:
             self._mode = AFTER
             self._strip_start = False
+            self._lstrip = self._lstrip_re is not None
+        elif marker in self._span_finders:
+            self._span_finder = self._span_finders[marker]
+            self._mode = SPAN
+            out.append(Text(buf[end:resume]))
+        # else: a DROP marker, removed
+        return resume, False
+
+    def _span(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        end, resume, marker = self._span_finder.find(buf, pos, final)
+        if marker is not None and marker in self._ends:
+            if end > pos:
+                out.append(Text(buf[pos:end]))
+            self._mode = AFTER
+            self._strip_start = False
+            self._lstrip = self._lstrip_re is not None
+            return resume, False
+        if marker is not None and marker not in self._drop:  # the span's close
+            self._mode = REASONING
+            end = resume
+        if end > pos:
+            out.append(Text(buf[pos:end]))
+        if marker is None:
+            return end, True
         return resume, False
 
     def _after(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        if self._lstrip:
+            assert self._lstrip_re is not None
+            stripped = self._lstrip_re.match(buf, pos)  # '[…]*' always matches
+            assert stripped is not None
+            pos = stripped.end()
+            if pos == len(buf):
+                return pos, True  # all of it removed so far; the next chunk goes on
+            self._lstrip = False
         if self._after_finder.regex is None:
             out.append(Text(buf[pos:] if pos else buf))
             return len(buf), True

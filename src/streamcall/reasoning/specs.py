@@ -7,7 +7,9 @@ reasoning, and only the end marker appears), and which tool markers end reasonin
 implicitly. The grammar and the hold-back rules are ``_engine.py``'s.
 
 Facts are from vLLM's parsers and tests (``vllm/reasoning/``, ``tests/reasoning/``,
-Apache-2.0); where a default is a judgement call the row says why.
+Apache-2.0), and from SGLang's and llama.cpp's for the formats vLLM lacks (``kimi_vl``,
+``apertus``, ``apriel``, Granite 3.3's tags; docs/research/formats16.md); where a default
+is a judgement call the row says why.
 """
 
 from __future__ import annotations
@@ -64,11 +66,29 @@ SPECS: tuple[ReasoningSpec, ...] = (
     ReasoningSpec(
         "granite",
         family="IBM Granite 3.2/3.3 (thinking=True)",
-        start=("Here is my thought process:", "Here's my thought process:"),
-        end=("Here is my response:", "Here's my response:"),
+        # Granite 3.2 writes the phrases; the 3.3 template asks for <think></think> and
+        # then <response></response> (llama.cpp's GRANITE format), whose tags are dropped.
+        # Starts and ends are not paired: any END ends the block.
+        start=("Here is my thought process:", "Here's my thought process:", "<think>"),
+        end=("Here is my response:", "Here's my response:", "</think>"),
         start_at_beginning=True,
+        text_drop=("<response>", "</response>"),
         vllm_differences="Reasoning without a response phrase is reasoning in both "
-        "streaming and one-shot use (vLLM's one-shot path calls it content).",
+        "streaming and one-shot use (vLLM's one-shot path calls it content). Granite "
+        "3.3's <think>…</think><response>…</response> is read too (vLLM knows only the "
+        "phrases).",
+    ),
+    ReasoningSpec(
+        "granite_thinking_parser",
+        family="IBM Granite 4.2 (thinking)",
+        opened=True,  # thinking is on by default; the template pre-fills <think>
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+        lstrip_after_end="\n",  # the template writes '\n</think>\n'
+        vllm_differences="No reasoning-to-content swap (enable_thinking=false or "
+        "force_nonempty_content with no answer): reasoning already streamed stays "
+        "reasoning; thinking off starts the output as content instead.",
     ),
     ReasoningSpec(
         "gemma4",
@@ -107,11 +127,19 @@ SPECS: tuple[ReasoningSpec, ...] = (
     ),
     ReasoningSpec(
         "cohere_command4",
-        family="Cohere Command A Reasoning (v4 template)",
+        family="Cohere Command A+ and the v4 templates",
         start=("<|START_THINKING|>",),
         end=("<|END_THINKING|>",),
-        text_drop=("<|START_RESPONSE|>", "<|END_RESPONSE|>"),
-        vllm_differences="No cohere_melody: citations (<co>…</co: …>) stay in the text.",
+        # The template opens reasoning when `reasoning` is on (a START the model echoes
+        # is dropped); with it off the prompt holds both thinking markers, and the output
+        # starts with its answer or action block, which ends the (empty) reasoning.
+        opened=True,
+        implicit_end=("<|START_TEXT|>", "<|START_RESPONSE|>", "<|START_ACTION|>"),
+        text_drop=("<|START_TEXT|>", "<|END_TEXT|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"),
+        vllm_differences="No cohere_melody: citations (<co>…</co: …>) and the text "
+        "between the blocks stay in the text. No swap of reasoning into content when "
+        "there is no answer (force_nonempty_content). Text outside <|START_TEXT|> is kept "
+        "(SGLang drops it).",
     ),
     ReasoningSpec(
         "ernie45",
@@ -138,6 +166,17 @@ SPECS: tuple[ReasoningSpec, ...] = (
         implicit_end=("<|tool_calls_section_begin|>",),
     ),
     ReasoningSpec(
+        "minimax_m3",
+        family="MiniMax-M3",
+        start=("<mm:think>",),
+        end=("</mm:think>",),
+        # The template pre-fills <mm:think> only for thinking_mode "enabled" (switches.py).
+        # Earlier non-thinking turns start with a bare </mm:think>, so a reply may too.
+        drop_leading_end=True,
+        vllm_differences="After a dropped leading </mm:think> a <mm:think> still opens "
+        "reasoning (vLLM's one-shot path stops looking; its streaming path does not).",
+    ),
+    ReasoningSpec(
         "minimax_m2",
         family="MiniMax-M2",
         opened=True,  # the template pre-fills <think>
@@ -159,6 +198,50 @@ SPECS: tuple[ReasoningSpec, ...] = (
         implicit_maybe=_TOOL_CALL_MAYBE,
     ),
     ReasoningSpec("nemotron_v3", family="NVIDIA Nemotron v3", opened=True),
+    ReasoningSpec(
+        "minicpmv",
+        family="OpenBMB MiniCPM-V / MiniCPM-o",
+        # Thinking is off unless enable_thinking turns it on (the template then opens
+        # <think>); off, a </think> with no opener is dropped.
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+        drop_stray_end=True,
+        drop=(
+            "<|im_end|>",
+            *(f"<reserved_{i}>" for i in range(12, 16)),
+            *(f"<|reserved_{i}|>" for i in range(12, 16)),
+        ),
+        recover_newlines=True,  # the tokenizer decodes a newline as a backslash and 'n'
+        vllm_differences="With thinking off, a <think>…</think> block the model writes is "
+        "reasoning (vLLM hides it: neither reasoning nor content).",
+    ),
+    ReasoningSpec(
+        "kimi_vl",
+        family="Moonshot Kimi-VL Thinking, Kimi-Dev",
+        # U+25C1 and U+25B7 around 'think': several tokens each, found as text.
+        start=("\u25c1think\u25b7",),
+        end=("\u25c1/think\u25b7",),
+    ),
+    ReasoningSpec(
+        "apertus",
+        family="Swiss AI Apertus",
+        start=("<|inner_prefix|>",),
+        end=("<|inner_suffix|>",),
+        reopen=True,  # every inner block is reasoning
+        # A tool block written inside reasoning is handed to the tool parser; reasoning
+        # resumes after it (a bare <|tools_prefix|> without '[' stays reasoning).
+        pass_through=(("<|tools_prefix|>[", "<|tools_suffix|>"),),
+        vllm_differences="Every inner block is reasoning, and a tool block inside one goes "
+        "to the tool parser (SGLang's apertus2509); vLLM's later apertus parser reads the "
+        "first block only.",
+    ),
+    ReasoningSpec(
+        "apriel",
+        family="ServiceNow Apriel 1.5",
+        start=("<thinking>",),
+        end=("</thinking>",),
+    ),
     ReasoningSpec(
         "poolside_v1",
         family="Poolside",

@@ -11,7 +11,9 @@ The switches, in the order they are read:
 
 - ``chat_template_kwargs.enable_thinking`` and ``chat_template_kwargs.thinking``: for the
   formats whose templates read them. When both are given, thinking is on if either is true
-  (vLLM's rule for GLM, Kimi and DeepSeek).
+  (vLLM's rule for GLM, Kimi and DeepSeek). A few templates read a member of their own
+  instead (MiniMax-M3's ``thinking_mode``: ``enabled``/``disabled``; Cohere's
+  ``reasoning``).
 - ``reasoning_effort`` (in ``chat_template_kwargs`` first, then the request's own member):
   for the formats that key on it; its "off" values (``none``, ``no_think``) switch
   thinking off, any other value switches it on.
@@ -66,6 +68,10 @@ SWITCHES: dict[str, ThinkingSwitch] = {
     "gemma4": ThinkingSwitch(on_opens=False),
     "hunyuan_a13b": ThinkingSwitch(on_opens=False),
     "granite": ThinkingSwitch(("thinking",), on_opens=False),
+    "granite_thinking_parser": ThinkingSwitch(),
+    "minicpmv": ThinkingSwitch(),
+    "minimax_m3": ThinkingSwitch(("thinking_mode",)),  # "enabled" / "disabled"
+    "cohere_command4": ThinkingSwitch(("reasoning",), effort=True),  # effort "none": off
 }
 
 

@@ -16,6 +16,8 @@ standard library, and nothing in it knows a format.
 - ``bare``: objects written with bare keys and delimited strings, read as JSON;
 - ``pyliteral``, ``pyargs``: Python literals read as JSON, and ``PythonArgs``, a call's
   arguments written as Python streamed as one JSON object;
+- ``newlines``: ``EscapedNewlines``, a newline a tokenizer wrote as ``\\n`` recovered
+  outside code and math (``NewlineEvents`` applies it to an event stream);
 - ``fast``: the one switch that sends every fast read to its reference path.
 """
 

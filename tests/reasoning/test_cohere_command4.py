@@ -1,0 +1,112 @@
+"""Cohere Command A+ and the v4 templates (``cohere_command4``): reasoning in
+``<|START_THINKING|>`` … ``<|END_THINKING|>``, pre-filled by the template when
+``reasoning`` is on, then the answer in ``<|START_TEXT|>`` … ``<|END_TEXT|>`` (Command A:
+``<|START_RESPONSE|>`` … ``<|END_RESPONSE|>``) or tool calls in ``<|START_ACTION|>`` … .
+
+The answer wrapper is dropped wherever it appears, and it (or an action block) ends a
+pre-opened reasoning block that has no END (reasoning off: the template wrote both
+thinking markers). vLLM's and SGLang's parsers also strip citation markup (cohere_melody)
+and swap reasoning into content when there is no answer; streamcall keeps the citations
+and never re-labels streamed reasoning (``vllm_differences``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from _reasoning_check import check_output, check_reasoning, split
+from hypothesis import given
+from hypothesis import strategies as st
+
+from streamcall import Reasoning, Text, reasoning_parser, testing
+from streamcall.formats.registry import parser_class
+from streamcall.output import output_parser
+from support import check_upstream_case, upstream_cases
+
+SKIP = {
+    "citations_stripped_by_melody": "no cohere_melody: citation markup and the newline "
+    "between the blocks stay in the text (vllm_differences)",
+    "sglang_force_nonempty_swap": "reasoning already streamed is never re-labelled as "
+    "content (force_nonempty_content; vllm_differences)",
+}
+
+
+@pytest.mark.parametrize("case", upstream_cases("cohere_command4", skip=SKIP))
+def test_upstream(case: dict[str, Any]) -> None:
+    name = (case.get("options") or {}).get("name", "cohere_command4")
+    check_upstream_case(case, None, name)
+
+
+TS, TE = "<|START_THINKING|>", "<|END_THINKING|>"
+XS, XE = "<|START_TEXT|>", "<|END_TEXT|>"
+RS, RE = "<|START_RESPONSE|>", "<|END_RESPONSE|>"
+ACT = '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "f", "parameters": {}}]<|END_ACTION|>'
+
+
+@pytest.mark.parametrize(
+    ("text", "opened", "reasoning", "content"),
+    [
+        (f"r{TE}{XS}answer{XE}", None, "r", "answer"),
+        (f"r{TE}{RS}answer{RE}", None, "r", "answer"),  # the Command A wrapper
+        (f"{XS}answer{XE}", None, "", "answer"),  # reasoning off, template-closed
+        (f"{RS}answer{RE}", None, "", "answer"),
+        (f"r{TE}{ACT}", None, "r", ACT),
+        (ACT, None, "", ACT),
+        (f"r{TE}\n{XS}a{XE}\n", None, "r", "\na\n"),  # text outside the wrapper is kept
+        (f"{XS}answer{XE}", False, "", "answer"),  # reasoning off, said by the request
+        (f"{TS}r{TE}{XS}a{XE}", False, "r", "a"),
+        ("plain", False, "", "plain"),
+        # Cut markers: reasoning (or text) as written.
+        (f"r{TE}{XS}a<|END_TE", None, "r", "a<|END_TE"),
+        ("r<|START_TE", None, "r<|START_TE", ""),
+    ],
+)
+@given(data=st.data())
+def test_cases(
+    text: str, opened: bool | None, reasoning: str, content: str, data: st.DataObject
+) -> None:
+    check_reasoning("cohere_command4", text, reasoning, content, data, prompt_opened=opened)
+
+
+@pytest.mark.parametrize(
+    ("request_", "opened"),
+    [
+        ({"chat_template_kwargs": {"reasoning": True}}, True),
+        ({"chat_template_kwargs": {"reasoning": False}}, False),
+        ({"reasoning_effort": "none"}, False),  # the template reads it when reasoning is unset
+        ({"reasoning_effort": "high"}, True),
+        ({}, True),
+    ],
+)
+def test_reasoning_switch(request_: dict[str, Any], opened: bool) -> None:
+    p = output_parser(reasoning_format="cohere_command4", tool_format="none", request=request_)
+    assert p.reasoning is not None and p.reasoning.in_reasoning is opened
+
+
+def test_answer_streams_while_written() -> None:
+    p = reasoning_parser("cohere_command4")
+    assert p.feed("think") == [Reasoning("think")]
+    assert p.feed(TE + XS[:5]) == []
+    assert p.feed(XS[5:] + "The answer") == [Text("The answer")]
+    assert p.feed(" goes on") == [Text(" goes on")]
+    assert p.feed(XE) == []
+
+
+@given(data=st.data())
+def test_reasoning_then_action_with_the_tool_format(data: st.DataObject) -> None:
+    call = parser_class("cohere_command4").render([("search", {"query": "x"})])
+    for text in (f"Look it up.{TE}{call}", f"{TS}Look it up.{TE}{call}"):
+        items = check_output(
+            text, data, reasoning_format="cohere_command4", tool_format="cohere_command4"
+        )
+        assert split(items) == ("Look it up.", "")
+        calls = [v for k, v in items if k == "call" and isinstance(v, testing.Call)]
+        assert [(c.name, json.loads(c.arguments)) for c in calls] == [("search", {"query": "x"})]
+
+
+def test_routed_by_model() -> None:
+    p = output_parser("CohereLabs/command-a-plus-05-2026", tool_format="none")
+    items = testing.coalesce(testing.run(p, [f"r{TE}{XS}a{XE}"]))
+    assert split(items) == ("r", "a")
