@@ -546,7 +546,8 @@ class JsonCallsParser(ToolParser):
         """Read a block opened by ``_open_block`` for ``host`` (another engine that found
         a JSON body), until the block ends or text must be held; ``_block_open`` says
         which. Call indices and ids are shared with the host, and a block that ends after
-        holding calls ends the host's block too (the host's gap rule follows it)."""
+        holding calls ends the host's block too (the host's gap rule follows it, with the
+        blanks the block read after its calls)."""
         self._calls = host._calls
         self._ids = host._ids
         steps = self._steps
@@ -560,6 +561,8 @@ class JsonCallsParser(ToolParser):
         host._calls = self._calls
         if not hold and self._mode == TEXT and self._gap is not None:
             host._block_ended()
+            assert host._gap is not None
+            host._gap.extend(self._gap)  # the blanks the block read after its calls
         return pos, hold
 
     # -- the call's life -----------------------------------------------------------------------

@@ -69,6 +69,7 @@ class FunctionaryV32Parser(HeaderJsonParser):
     vllm_differences = _DIFFERENCES + (
         " A later '>>>all' segment is text too (llama.cpp reads it as a call named 'all')."
     )
+    FRAMES = ("all\n",)  # a text segment's header, dropped
     CALL_START = ">>>"
     CALL_OPENS_SECTION = True
     HEADER_AT_START = True

@@ -175,9 +175,8 @@ class GenericJsonParser(ToolParser):
         if self._gap is None:  # the block broke before its first call: text from here
             self._mode = PASS
             return pos, False
-        self._gap = None  # (blanks inside the envelope are markup)
+        self._raw, self._gap = self._gap, None  # the blanks after the calls: markup
         self._gave = True
-        self._raw = []
         self._mode = AFTER
         return pos, False
 
