@@ -17,8 +17,8 @@ what evidence decided them. The order:
    instructions it gives the model about that syntax. A few formats write the same syntax
    in different families (Llama 3 and Llama 4 JSON, Granite 4 and Hermes); their rules add
    a token of the family's own template (``<|start_of_role|>``, ``<|header_start|>``). A
-   rule with no format is a syntax that no streamcall format reads (NVIDIA's
-   ``<TOOLCALL>``, Kimi K3's XTML): it decides too, so that no base family's name is
+   rule with no format is a syntax that no streamcall format reads (Muse's ATEM, Kimi
+   K3's XTML): it decides too, so that no base family's name is
    routed to a parser for a syntax the checkpoint does not write.
 
    Formats of one syntax (``SAME_SYNTAX``: ``glm45``/``glm47``/``poolside_v1``,
@@ -153,13 +153,15 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("gigachat3", "a 'function call' role after <|role_sep|>", "function call", "<|role_sep|>"),
     _fp("minicpm5", '<function name="..."> with <param name=', "<function name=", "<param name="),
     _fp("mistral", "[TOOL_CALLS]", "[TOOL_CALLS]"),
+    _fp("solar_open", "<|tool_call:begin|> (Upstage Solar Open)", "<|tool_call:begin|>"),
+    _fp("nemotron_toolcall", "<TOOLCALL>[...] (NVIDIA Nemotron)", "<TOOLCALL>"),
+    _fp("functionary_v3_2", ">>>recipient turns (Functionary v3.2)", ">>>all"),
+    _fp("plamo3", "<|plamo:begin_tool_request...|> (PFN PLaMo 3)", "plamo:begin_tool_request"),
+    _fp("inkling", "<|content_invoke_tool_json|> (Inkling)", "<|content_invoke_tool_json|>"),
     # -- syntaxes that no streamcall format reads ------------------------------------------
     _fp(None, "<atem:function_calls> (Muse's ATEM)", "<atem:function_calls>"),
-    _fp(None, "<|tool_call:begin|> (Upstage Solar Open)", "<|tool_call:begin|>"),
-    _fp(None, "<TOOLCALL>[...] (NVIDIA Nemotron)", "<TOOLCALL>"),
     _fp(None, "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     _fp(None, 'an Action: block of "tool_name" objects (Command R+)', "Action:", '"tool_name":'),
-    _fp(None, ">>>recipient turns (Functionary v3)", ">>>all"),
     # -- HY: <tool_calls><tool_call>NAME<tool_sep><arg_key>..., tokens with a suffix --------
     _fp(
         "hy_v3",
@@ -177,7 +179,12 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
         "<function=",
         "<parameter=",
     ),
-    _fp(None, "<function=NAME>{json}</function> (Functionary v3.1)", "<function=", "</function>"),
+    _fp(
+        "functionary_v3_1",
+        "<function=NAME>{json}</function> (Functionary v3.1)",
+        "<function=",
+        "</function>",
+    ),
     _fp(
         "glm47",
         "<tool_call>NAME<arg_key> (no newline after the name)",
@@ -251,6 +258,9 @@ REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("granite", "'Here is my thought process:'", "Here is my thought process"),
     _fp("granite", "'Here's my thought process:'", "Here's my thought process"),
     _fp("apertus", "<|inner_prefix|>…<|inner_suffix|>", "<|inner_prefix|>"),
+    _fp("solar_open", "Solar Open's <|think|> turn", "<|think|>", "<|end|>"),
+    _fp("plamo3", "<|plamo:begin_think:plamo|>", "plamo:begin_think"),
+    _fp("inkling", "<|content_thinking|> blocks (Inkling)", "<|content_thinking|>"),
     _fp(None, "plain reasoning ended by [BEGIN FINAL RESPONSE] (Apriel)", "[BEGIN FINAL RESPONSE]"),
 )
 
@@ -293,6 +303,7 @@ THINK_FAMILIES: dict[str, str] = {
     "step3": "step3",
     "step3p5": "step3p5",
     "ernie45": "ernie45",
+    "nemotron_toolcall": "deepseek_r1",  # Nemotron Nano v2 opens <think> in the prompt
 }
 
 #: reasoning formats whose markers are think tags

@@ -53,6 +53,8 @@ CLOSERS: dict[str, tuple[str, str]] = {
     "longcat": ("</longcat_tool_call>", "</longcat_tool_call>"),
     "minimax": ("{", "</tool_calls>"),  # one call per line: the next call's '{'
     "xlam": (",", "```"),
+    "nemotron_toolcall": (",", "</TOOLCALL>"),
+    "generic_json": (",", "]"),  # a list in the envelope: its ',' and its ']'
     # JSON lists with no closer after them: the list's ']'
     "granite": (",", "]"),
     "phi4_mini_json": (",", "]"),
@@ -63,10 +65,15 @@ CLOSERS: dict[str, tuple[str, str]] = {
     "mistral": ("}", "}"),
     "gigachat3": ("}", "}"),  # its closer </s> is the stop token
     "openai": ("}", "}"),  # its closer <|call|> is the stop token
+    "inkling": ("}", "}"),  # its closer may be <|content_model_end_sampling|>, the stop token
+    "functionary_v3_2": ("}", "}"),
+    "plamo3": ("}", "}"),  # the reference treats every closer as optional
     # a header, JSON arguments, a closer
     "deepseek_v3": ("<｜tool▁call▁end｜>", "<｜tool▁call▁end｜>"),
     "deepseek_v31": ("<｜tool▁call▁end｜>", "<｜tool▁call▁end｜>"),
     "kimi_k2": ("<|tool_call_end|>", "<|tool_call_end|>"),
+    "solar_open": ("<|tool_call:end|>", "<|tool_call:end|>"),
+    "functionary_v3_1": _FUNCTION,
     "gemma4": ("<tool_call|>", "<tool_call|>"),
     "functiongemma": ("<end_function_call>", "<end_function_call>"),
     # XML parameters: the call's closer

@@ -73,6 +73,19 @@ EXAMPLES = [
     ("poolside/Laguna-XS.2", "poolside_v1"),
     ("ServiceNow-AI/Apriel-1.5-15b-Thinker", "jamba"),
     ("ibm-granite/granite-4.2-8b", "qwen3_coder"),  # [model id unverified]
+    ("nvidia/Llama-3.3-Nemotron-Super-49B-v1.5", "nemotron_toolcall"),
+    ("nvidia/Llama-3_3-Nemotron-Super-49B-v1", "nemotron_toolcall"),
+    ("nvidia/Llama-3.1-Nemotron-Nano-8B-v1", "nemotron_toolcall"),
+    ("nvidia/Llama-3_1-Nemotron-Ultra-253B-v1", "nemotron_toolcall"),
+    ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "nemotron_toolcall"),
+    ("nvidia/NVIDIA-Nemotron-Nano-12B-v2", "nemotron_toolcall"),
+    ("meetkai/functionary-medium-v3.1", "functionary_v3_1"),
+    ("meetkai/functionary-small-v3.1", "functionary_v3_1"),
+    ("meetkai/functionary-medium-v3.2", "functionary_v3_2"),
+    ("meetkai/functionary-small-v3.2", "functionary_v3_2"),
+    ("pfnet/plamo-3-nict-2b-base", "plamo3"),
+    ("upstage/Solar-Open-100B", "solar_open"),
+    ("thinkingmachines/Inkling", "inkling"),
 ]
 
 
@@ -101,6 +114,9 @@ def test_every_pattern_has_an_example() -> None:
         ("stepfun-ai/Step-3.5", "step3p5"),  # not step3
         ("ibm-granite/granite-4.2-8b", "qwen3_coder"),  # not granite4
         ("ibm-granite/granite-4.1-8b", "granite4"),  # not qwen3_coder
+        # Llama-Nemotron writes <TOOLCALL>, not Llama 3.x JSON
+        ("nvidia/Llama-3.3-Nemotron-Super-49B-v1", "nemotron_toolcall"),  # not llama3_json
+        ("nvidia/Llama-3.1-Nemotron-Nano-4B-v1.1", "nemotron_toolcall"),  # not llama3_json
     ],
 )
 def test_order_sensitive_cases(model: str, expected: str) -> None:
@@ -126,6 +142,50 @@ def test_negative_cases(model: str) -> None:
     assert format_for_model(model) != "granite4"
     if "granite" not in model:
         assert format_for_model(model) is None
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        # Nemotron 3 writes Qwen3's XML calls (vLLM nemotron_v3 = qwen3_config), not
+        # <TOOLCALL>; the hybrid base models have no tool format
+        ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", None),
+        ("nvidia/NVIDIA-Nemotron-3-Super-120B-A12B", None),
+        ("nvidia/Nemotron-H-8B-Base-8K", None),
+        # Solar Open 2 writes another syntax; Solar Pro and Solar 10.7B none known
+        ("upstage/Solar-Open2-120B", None),
+        ("upstage/solar-pro-preview-instruct", None),
+        ("upstage/SOLAR-10.7B-Instruct-v1.0", None),
+        # other PLaMo generations
+        ("pfnet/plamo-2-8b", None),
+        ("pfnet/plamo-embedding-1b", None),
+        # other Functionary generations write yet another format
+        ("meetkai/functionary-small-v2.5", None),
+        ("meetkai/functionary-medium-v2.4", None),
+        # Llama 3.x itself stays llama3_json (its built-in tools are part of it)
+        ("meta-llama/Llama-3.1-70B-Instruct", "llama3_json"),
+        ("meta-llama/Llama-3.3-70B-Instruct", "llama3_json"),
+    ],
+)
+def test_new_formats_negative_cases(model: str, expected: str | None) -> None:
+    assert format_for_model(model) == expected
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "deepseek_r1"),  # not nemotron_v3
+        ("nvidia/NVIDIA-Nemotron-Nano-12B-v2-Base", "deepseek_r1"),
+        ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "nemotron_v3"),
+        ("pfnet/plamo-3-nict-2b-base", "plamo3"),
+        ("pfnet/plamo-2-8b", None),
+        ("upstage/Solar-Open-100B", "solar_open"),
+        ("upstage/Solar-Open2-120B", None),
+        ("thinkingmachines/Inkling", "inkling"),
+    ],
+)
+def test_new_reasoning_routes(model: str, expected: str | None) -> None:
+    assert reasoning_format_for_model(model) == expected
 
 
 @pytest.mark.parametrize(

@@ -22,17 +22,41 @@ the ``calls_begin`` token). With ``HEADER_BRACE`` a ``{`` also ends the header (
 starts the arguments): Mistral's ``[ARGS]`` and DeepSeek V3's fence are special tokens
 that a detokenizer may have skipped.
 
+Options for the formats that need them (all off by default):
+
+- ``HEADER_AT_START``: the output starts inside a header, as if CALL_START had just been
+  read (Functionary v3.2: the prompt ends with its ``>>>``). A header that turns out
+  malformed is text, as anywhere.
+- ``TEXT_HEADERS``: header names that open a segment of text, not a call (Functionary
+  v3.2's ``all``): the header and its HEADER_END are markup, what follows is text up to
+  the next opener.
+- ``CALL_END_OPTIONAL``: a call whose arguments closed is complete without its CALL_END
+  (PLaMo 3, whose closers the reference treats as optional): CALL_END, like ARGS_SUFFIX,
+  is then markup between calls.
+- ``RAW_CODE = (NAME, KEY)``: a call whose body is not a JSON object is raw text (source
+  code), the rest of the output, passed as the string argument KEY: a header naming NAME
+  with anything but ``{`` after it, in a grammar with no CALL_END (Functionary v3.2's
+  ``python``; a closer would end the code, so where there is one such a header is
+  malformed), or text after one of the ``RAW_START`` markers (Functionary v3.1's
+  ``<|python_tag|>``). The text streams as it arrives, JSON-escaped (``RAW`` mode); the
+  end of the stream ends the call, complete.
+
 Modes (``Mode``) and what each step reads::
 
     mode    reads                                   next      emits
     TEXT    text up to a section opener             HEADER    Text
                                                     AFTER     (a SECTION_START where a
                                                                CALL_START must come first)
+            ... up to a RAW_START marker            RAW       ToolCallStart
     HEADER  the header, up to HEADER_END            OPEN
             ... up to a '{' (HEADER_BRACE)          ARGS      ToolCallStart
+            ... a TEXT_HEADERS name                 TEXT
             a malformed header, or another marker   TEXT      Text (the markup so far)
     OPEN    blanks, then '{'                        ARGS      ToolCallStart
+            anything else, after RAW_CODE's NAME    RAW       ToolCallStart
             anything else                           TEXT      Text (the markup so far)
+    RAW     everything: the raw argument            RAW       ToolCallArgs; ToolCallEnd at
+                                                              the end of the stream
     ARGS    the object, verbatim                    AFTER     ToolCallArgs; ToolCallEnd
                                                               (no CALL_END in the grammar)
             ... cut by a STOP marker, or broken     AFTER     ToolCallEnd incomplete
@@ -82,6 +106,7 @@ from streamcall.text import (
     PartialMarkers,
     Step,
     StopMarkers,
+    json_quote,
 )
 
 __all__ = ["HeaderJsonParser", "Mode"]
@@ -97,10 +122,11 @@ class Mode(IntEnum):
     OPEN = 2  # the header is complete: the arguments' '{' is due
     ARGS = 3
     AFTER = 4  # between calls of a section
+    RAW = 5  # a RAW_CODE call: the rest of the output is its argument
 
 
 # The modes as plain ints, for the steps' comparisons (as in ``_jsoncalls``).
-TEXT, HEADER, OPEN, ARGS, AFTER = map(int, Mode)
+TEXT, HEADER, OPEN, ARGS, AFTER, RAW = map(int, Mode)
 
 
 class HeaderJsonParser(ToolParser):
@@ -119,13 +145,24 @@ class HeaderJsonParser(ToolParser):
     #: the header ones)
     STOP: ClassVar[tuple[str, ...] | None] = None
     MAX_HEADER: ClassVar[int] = 512
+    #: the output starts inside a header (the prompt wrote the CALL_START)
+    HEADER_AT_START: ClassVar[bool] = False
+    #: header names that open a segment of text instead of a call
+    TEXT_HEADERS: ClassVar[tuple[str, ...]] = ()
+    #: a call is complete when its arguments close; CALL_END may be left out
+    CALL_END_OPTIONAL: ClassVar[bool] = False
+    #: (NAME, KEY): a call to NAME whose body is not a JSON object is raw text, the rest of
+    #: the output, given as the string argument KEY
+    RAW_CODE: ClassVar[tuple[str, str] | None] = None
+    #: markers in text after which the rest of the output is a RAW_CODE call
+    RAW_START: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
         cls = type(self)
         call_start = (cls.CALL_START,) if cls.CALL_START else ()
         opens = cls.SECTION_START + (call_start if cls.CALL_OPENS_SECTION else ())
-        self._text_finder = MarkerFinder(opens)
+        self._text_finder = MarkerFinder(opens + cls.RAW_START)
         # markers that interrupt a header: the header is malformed
         interrupts = (
             cls.SECTION_START + call_start + tuple(m for m in (cls.SECTION_END, cls.CALL_END) if m)
@@ -159,13 +196,17 @@ class HeaderJsonParser(ToolParser):
         # back ``_args_ended``; without, ``_read_args``.
         stops = self._stops
         self._arg_step = ArgsStep(stops, self._args_ended) if stops is not None else None
+        self._raw_args: list[str] = []  # the arguments of a RAW_CODE call, as emitted
         self._steps = (
             self._read_text,
             self._read_header,
             self._read_open,
             self._arg_step.step if self._arg_step is not None else self._read_args,
             self._read_between,
+            self._read_raw,
         )
+        if cls.HEADER_AT_START:
+            self._start_header()
 
     # -- for configurations ----------------------------------------------------------------
 
@@ -180,6 +221,9 @@ class HeaderJsonParser(ToolParser):
         pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
         if marker is None:
             return pos, True
+        if marker in self.RAW_START:
+            self._open_raw(out)
+            return pos, False
         self._raw = [marker]
         self._section_calls = 0
         if self.CALL_START is None or marker == self.CALL_START:
@@ -212,6 +256,10 @@ class HeaderJsonParser(ToolParser):
             self._raw.append(marker)
             return self._markup_to_text(out, resume)
         self._name, self._call_id = parsed
+        if self._name in self.TEXT_HEADERS and marker != "{":  # a segment of text
+            self._raw = []
+            self._mode = TEXT
+            return resume, False
         if marker == "{":
             self._open_call(out)
             return end, False
@@ -227,6 +275,10 @@ class HeaderJsonParser(ToolParser):
         if pos == len(buf):
             return pos, True
         if buf[pos] != "{":
+            raw = self.RAW_CODE
+            if raw is not None and self._name == raw[0] and self.CALL_END is None:
+                self._open_raw(out)
+                return pos, False
             return self._markup_to_text(out, pos)
         self._open_call(out)
         return pos, False
@@ -268,7 +320,8 @@ class HeaderJsonParser(ToolParser):
         assert args is not None
         if incomplete:
             self._end_call(out, self._index, args, True, tail=tail)
-        elif self.CALL_END is not None:  # complete once its closer comes (_read_between)
+        elif self.CALL_END is not None and not self.CALL_END_OPTIONAL:
+            # complete once its closer comes (_read_between)
             self._closed_call = (self._index, args.text())
         else:  # no closer in the grammar: the arguments' end is the call's
             self._end_call(out, self._index, args.text())
@@ -325,6 +378,26 @@ class HeaderJsonParser(ToolParser):
         self._closed_call = None
         self._end_call(out, index, text, not complete)
 
+    # -- a raw call (RAW_CODE) ---------------------------------------------------------------
+
+    def _open_raw(self, out: list[Event]) -> None:
+        """The rest of the output is the raw argument of a RAW_CODE call."""
+        assert self.RAW_CODE is not None
+        name, key = self.RAW_CODE
+        self._index = self._start_call(out, name)
+        opening = "{" + json_quote(key) + ': "'
+        self._raw_args = [opening]
+        self._emit_args(out, self._index, opening)
+        self._raw = []
+        self._mode = RAW
+
+    def _read_raw(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        piece = json_quote(buf[pos:] if pos else buf)[1:-1]  # (each character on its own)
+        if piece:
+            self._raw_args.append(piece)
+            self._emit_args(out, self._index, piece)
+        return len(buf), False
+
     # -- failure and the end ---------------------------------------------------------------
 
     def _markup_to_text(self, out: list[Event], pos: int) -> Step:
@@ -336,6 +409,12 @@ class HeaderJsonParser(ToolParser):
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
+        if mode == RAW:  # the end of the output is the end of the raw argument
+            self._raw_args.append('"}')
+            self._emit_args(out, self._index, '"}')
+            self._end_call(out, self._index, "".join(self._raw_args))
+            self._raw_args = []
+            return
         if mode == ARGS:
             self._close_call(out, incomplete=True, tail=rest)
             return

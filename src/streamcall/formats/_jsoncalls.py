@@ -86,6 +86,10 @@ strip). Until then its ``ToolCallEnd`` waits (``_closed``); junk or the end of t
 first end it ``incomplete``. A block with no END and no list (bare objects, ``;``-separated)
 ends each call with its object: nothing after it can belong to it.
 
+A format whose START may open a call written otherwise (Llama 3.1's built-in tools,
+``<|python_tag|>brave_search.call(query="x")``) reads it in ``_other_body``, called at
+the first non-blank character of the block when it is not JSON.
+
 Another engine may embed this one for a block whose body is JSON calls (Qwen's
 ``<tool_call>`` with a JSON body among XML ones): it opens the block (``_open_block``) and
 hands it the text (``read_embedded_block``) until the block ends.
@@ -322,6 +326,10 @@ class JsonCallsParser(ToolParser):
                 return pos + len(end_marker), False
             if not final and partial_marker_len(buf, (end_marker,), pos) == n - pos:
                 return pos, True
+        if self._block_calls == 0 and not self._bare_block and not self._in_array:
+            other = self._other_body(buf, pos, out, final)
+            if other is not None:
+                return other
         # Anything else ends the block, and a call still waiting for its closer with it.
         # After calls, blanks before it are a gap: markup if another block or the end
         # follows, text if other text does (``_skip_gap``).
@@ -336,6 +344,13 @@ class JsonCallsParser(ToolParser):
             self._raw.clear()
         self._mode = TEXT
         return pos, False
+
+    def _other_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step | None:
+        """A block opened by START whose body is not JSON, at ``buf[pos]`` (not blank): a
+        format whose START may also open another kind of call reads it here and returns
+        its step (holding a cut head), or None: the block is not a block of calls. None by
+        default."""
+        return None
 
     # -- inside one call object --------------------------------------------------------------
 
@@ -547,7 +562,8 @@ class JsonCallsParser(ToolParser):
         """Read a block opened by ``_open_block`` for ``host`` (another engine that found
         a JSON body), until the block ends or text must be held; ``_block_open`` says
         which. Call indices and ids are shared with the host, and a block that ends after
-        holding calls ends the host's block too (the host's gap rule follows it)."""
+        holding calls ends the host's block too (the host's gap rule follows it, with the
+        blanks the block read after its calls)."""
         self._calls = host._calls
         self._ids = host._ids
         steps = self._steps
@@ -561,6 +577,8 @@ class JsonCallsParser(ToolParser):
         host._calls = self._calls
         if not hold and self._mode == TEXT and self._gap is not None:
             host._block_ended()
+            assert host._gap is not None
+            host._gap.extend(self._gap)  # the blanks the block read after its calls
         return pos, hold
 
     # -- the call's life -----------------------------------------------------------------------

@@ -44,6 +44,9 @@ on the marker itself; the shared ones read a few characters more:
   ``deepseek_v31``'s ``NAME<｜tool▁sep｜>{...}``.
 - ``<function name="`` with no ``<tool_call>`` before it: ``<param`` after the opening tag
   is ``minicpm5``, ``<parameter`` is ``qwen3_coder``; else ``minicpm5``.
+- ``<function=`` with no ``<tool_call>`` before it: ``{`` after the opening tag (and
+  blanks) is Functionary v3.1's JSON (``functionary_v3_1``); anything else
+  ``qwen3_coder``. The hold: the name and the blanks after the tag.
 
 Every other marker names one format (``MARKERS``).
 
@@ -51,8 +54,9 @@ Not sniffed: formats with no marker around their calls. A bare JSON object or li
 (``llama3_json`` without ``<|python_tag|>``, ``xlam``, ``granite``'s list at the start) and
 a bare Python list (``pythonic``) are also what ordinary answers write (code, JSON asked
 for), and xLAM's ```` ```json ```` fence is any Markdown code block; reading them as calls
-would turn content into calls. Give those formats by name, or let ``detect`` read them off
-the checkpoint. For the same reason ``phi4_mini_json`` is sniffed on ``functools[``, not on
+would turn content into calls; so would llama.cpp's generic JSON answer (``generic_json``,
+a bare envelope) and Functionary v3.2's ``>>>`` (a Markdown quote, a Python prompt). Give
+those formats by name, or let ``detect`` read them off the checkpoint. For the same reason ``phi4_mini_json`` is sniffed on ``functools[``, not on
 the word ``functools``. The text before the marker is released as text: a format that
 reads bare JSON anywhere (``llama3_json``, picked by ``<|python_tag|>``) would have read a
 JSON object there as a call.
@@ -194,6 +198,17 @@ def _function_name(s: str) -> str | None:
     return "minicpm5" if got is False else got
 
 
+def _function_eq(s: str) -> str | None:
+    """A bare ``<function=NAME>``: Functionary v3.1's JSON body, or Qwen's parameters."""
+    n = s.find(">", len("<function="))
+    if n < 0:
+        return None
+    i = _blank_end(s, n + 1)
+    if i == len(s):
+        return None
+    return "functionary_v3_1" if s[i] == "{" else "qwen3_coder"
+
+
 def _fixed(name: str) -> Rule:
     return lambda s: name
 
@@ -205,6 +220,7 @@ MARKERS: dict[str, tuple[Rule, str]] = {
     _CALLS_BEGIN: (_deepseek, "deepseek_v31"),
     _CALL_BEGIN: (_deepseek, "deepseek_v31"),
     '<function name="': (_function_name, "minicpm5"),
+    "<function=": (_function_eq, "qwen3_coder"),
 }
 for _name, _markers in {
     "apertus": ("<|tools_prefix|>",),
@@ -214,6 +230,7 @@ for _name, _markers in {
     "deepseek_v41": ("<｜DSML｜ calls>", "<｜DSML｜ invoke name="),
     "functiongemma": ("<start_function_call>",),
     "gemma4": ("<|tool_call>",),
+    "inkling": ("<|message_model|>", "<|content_invoke_tool_json|>"),
     "gigachat3": (
         "<|message_sep|>\n\nfunction call<|role_sep|>",
         "function call<|role_sep|>",
@@ -235,11 +252,13 @@ for _name, _markers in {
     "minimax_m2": ("<minimax:tool_call>",),
     "minimax_m3": ("]<]minimax[>[<tool_call>",),
     "mistral": ("[TOOL_CALLS]",),
+    "nemotron_toolcall": ("<TOOLCALL>",),
     "olmo3": ("<function_calls>",),
     "openai": ("<|channel|>", "<|start|>"),
     "phi4_mini_json": ("functools[",),
-    "qwen3_coder": ("<function=",),
+    "plamo3": ("<|plamo:begin_tool_requests:plamo|>",),
     "seed_oss": ("<seed:tool_call>", "<seed:think>"),
+    "solar_open": ("<|tool_calls|>", "<|tool_call:begin|>"),
     "step3": ("<｜tool_calls_begin｜>",),
 }.items():
     for _marker in _markers:

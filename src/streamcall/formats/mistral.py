@@ -76,15 +76,12 @@ class MistralParser(HeaderJsonParser):
         super().__init__(*args, **kwargs)
         self._list = _MistralList(self.tools, id_prefix=self.id_prefix)
         self._list._ids = self._ids  # one stream: one set of ids
-        read_args = self._steps[Mode.ARGS]  # the engine's ARGS step (``ArgsStep.step``)
-        self._steps = (
-            self._read_text,
-            self._read_form,
-            self._read_open,
-            read_args,
-            self._read_between,
-            self._read_list,
-        )
+        # The engine's steps, HEADER read by ``_read_form`` first, and LIST after them.
+        steps = list(self._steps)
+        steps[Mode.HEADER] = self._read_form
+        steps.append(self._read_list)
+        assert len(steps) == LIST + 1
+        self._steps = tuple(steps)
 
     def _header(self, text: str) -> tuple[str, str | None] | None:
         name, sep, call_id = text.partition(CALL_ID)

@@ -87,6 +87,21 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("minicpm5", "minicpm5"),
     ("toolace", "pythonic"),
     ("poolside", "poolside_v1"),  # as the reasoning routing has it
+    # NVIDIA's Llama-Nemotron and Nemotron Nano v2 write <TOOLCALL>[...]; they must win
+    # over the Llama 3.x patterns (Nemotron 3, Qwen3's XML calls, is not among them).
+    ("llama-3.3-nemotron", "nemotron_toolcall"),
+    ("llama-3_3-nemotron", "nemotron_toolcall"),
+    ("llama-3.1-nemotron", "nemotron_toolcall"),
+    ("llama-3_1-nemotron", "nemotron_toolcall"),
+    ("nemotron-nano-9b-v2", "nemotron_toolcall"),
+    ("nemotron-nano-12b-v2", "nemotron_toolcall"),
+    ("functionary-medium-v3.1", "functionary_v3_1"),
+    ("functionary-small-v3.1", "functionary_v3_1"),
+    ("functionary-medium-v3.2", "functionary_v3_2"),
+    ("functionary-small-v3.2", "functionary_v3_2"),
+    ("plamo-3", "plamo3"),
+    ("solar-open-", "solar_open"),  # not solar-open2 (another syntax)
+    ("inkling", "inkling"),
     # -- base families ----------------------------------------------------------------------
     ("mistral-", "mistral"),
     ("mixtral-", "mistral"),

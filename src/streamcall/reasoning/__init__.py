@@ -67,7 +67,13 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("step3p5", "step3p5"),
     ("step-3", "step3"),
     ("step3", "step3"),
+    # Nemotron Nano v2: <think> opened by the template when thinking is on (its default)
+    ("nemotron-nano-9b-v2", "deepseek_r1"),
+    ("nemotron-nano-12b-v2", "deepseek_r1"),
     ("nemotron", "nemotron_v3"),
+    ("plamo-3", "plamo3"),
+    ("solar-open-", "solar_open"),
+    ("inkling", "inkling"),
     ("poolside", "poolside_v1"),
     ("apertus", "apertus"),
     ("apriel-1.5", "apriel"),

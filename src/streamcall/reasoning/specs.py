@@ -198,6 +198,56 @@ SPECS: tuple[ReasoningSpec, ...] = (
         implicit_maybe=_TOOL_CALL_MAYBE,
     ),
     ReasoningSpec("nemotron_v3", family="NVIDIA Nemotron v3", opened=True),
+    # Inkling's typed blocks: every <|content_thinking|> block is reasoning, and a block
+    # ends at its end token, or where the next block's marker (a new message, another
+    # kind) cuts it short; those markers are the tool parser's (formats/inkling.py).
+    ReasoningSpec(
+        "inkling",
+        family="Thinking Machines Inkling",
+        start=("<|content_thinking|>",),
+        end=("<|end_message|>", "<|content_model_end_sampling|>"),
+        reopen=True,
+        implicit_end=(
+            "<|message_model|>",
+            "<|content_text|>",
+            "<|content_invoke_tool_json|>",
+            "<|content_invoke_tool_text|>",
+            "<|content_tool_error|>",
+        ),
+        vllm_differences="The framing outside reasoning blocks (<|message_model|>, the "
+        "kind and end markers) is handed on to the tool parser, which drops it; with no "
+        "tool stage it stays in the content.",
+    ),
+    # PLaMo 3: thinking is on by default (the prompt opens it); a tool section ends it;
+    # <|plamo:tag|> is the end of the turn, dropped (and ending reasoning, as vLLM 0.33's
+    # engine has it).
+    ReasoningSpec(
+        "plamo3",
+        family="PFN PLaMo 3",
+        start=("<|plamo:begin_think:plamo|>",),
+        end=("<|plamo:end_think:plamo|>", "<|plamo:tag|>"),
+        opened=True,
+        implicit_end=("<|plamo:begin_tool_requests:plamo|>",),
+        drop_stray_end=True,
+        text_drop=("<|plamo:tag|>",),
+        vllm_differences="A think marker cut by the end of the stream stays in the "
+        "reasoning, as written (vLLM 0.33 too; its earlier parser dropped it). Text after "
+        "<|plamo:tag|> is kept as content. With thinking off, a think block the model "
+        "writes is still reasoning (vLLM: plain text).",
+    ),
+    # Solar Open: <|think|>REASONING<|end|><|begin|>assistant, then <|content|>TEXT or a
+    # tool-calls turn. The turn framing is dropped; <|content|> also ends a think turn the
+    # template opened, and <|tool_calls|> is handed on to the tool parser.
+    ReasoningSpec(
+        "solar_open",
+        family="Upstage Solar Open",
+        start=("<|think|>",),
+        end=("<|end|>", "<|content|>"),
+        implicit_end=("<|tool_calls|>",),
+        drop_stray_end=True,
+        text_drop=("<|begin|>assistant", "<|content|>", "<|flush|>", "<|calls|>", "<|end|>"),
+        vllm_differences="Not a vLLM 0.33 name (from the oesni/vllm fork).",
+    ),
     ReasoningSpec(
         "minicpmv",
         family="OpenBMB MiniCPM-V / MiniCPM-o",

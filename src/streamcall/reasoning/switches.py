@@ -56,6 +56,7 @@ SWITCHES: dict[str, ThinkingSwitch] = {
     "qwen3": ThinkingSwitch(),
     "mimo": ThinkingSwitch(),
     "nemotron_v3": ThinkingSwitch(),
+    "plamo3": ThinkingSwitch(),
     "deepseek_v3": ThinkingSwitch(_BOTH),
     "deepseek_v4": ThinkingSwitch(_BOTH, effort=True),
     "deepseek_v41": ThinkingSwitch(_BOTH, effort=True),

@@ -30,7 +30,7 @@ for _name in formats():
     RENDERABLE.append(_name)
 
 #: formats with no marker around their calls: not sniffed (formats/auto.py says why)
-NOT_SNIFFED = {"llama3_json", "xlam", "pythonic"}
+NOT_SNIFFED = {"llama3_json", "xlam", "pythonic", "generic_json", "functionary_v3_2"}
 
 #: what auto picks for a format's rendering where it is another format that reads the
 #: same wire text to the same result (checked below: the results are equal)

@@ -1,0 +1,281 @@
+"""llama.cpp's generic JSON answer: the whole output is one JSON object, an envelope.
+
+For templates with no tool syntax of their own, llama.cpp (``COMMON_CHAT_FORMAT_GENERIC``)
+asks the model, in the system prompt and with a grammar, to answer with one object::
+
+    output   := ws* envelope text*
+    envelope := '{' member (',' member)* '}'                 # any order
+    member   := '"tool_call"'  ':' call                     # parallel tool calls off
+              | '"tool_calls"' ':' '[' call (',' call)* ']'   # on; a call may carry "id"
+              | '"response"'   ':' value                    # the answer
+              | other-key ':' value                         # skipped
+    call     := {"name": string, "arguments": object, "id"?: string}
+
+Chosen by name only (no model routes here): the format depends on the template, not the
+model. The calls are read by the JSON-call engine (``_jsoncalls``), embedded for the
+value of ``tool_call`` and ``tool_calls``, so arguments stream verbatim and an ``id``
+written before the arguments is the call id. A ``response`` string streams as ``Text``,
+decoded, as it arrives; any other ``response`` value is text as written. A call in the
+list is complete at the list's ``,`` or ``]``; a lone ``tool_call`` at its object's end.
+
+Modes (``Mode``)::
+
+    mode    reads                                          next     emits
+    START   blanks, then '{'                               KEY      Text (the blanks)
+            anything else                                  PASS
+    KEY     '"key"' ':' (held whole while it is cut)       CALLS, RESPONSE, VALUE, SKIP
+            '}'                                            PASS     (the envelope's end)
+    CALLS   the calls (the JSON-call engine)               AFTER    its events
+    RESPONSE  a string's body, decoded                     AFTER    Text
+    VALUE   a non-string response, as written              AFTER    Text
+    SKIP    another member's value                         AFTER
+    AFTER   blanks, then ',' or '}'                        KEY, PASS
+    PASS    everything                                              Text
+    (any)   malformed markup                               PASS     Text (the markup held)
+
+The markup read since the last thing the envelope gave out (a call, response text) is
+held (``_raw``): if the envelope breaks, or closes having given nothing, it is text, as
+written. After the envelope the blanks are a gap, then everything is text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import IntEnum
+from typing import Any, ClassVar
+
+from streamcall.events import Event, Text
+from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.text import WS, JsonScan, Step, decode_json_string
+
+
+class Mode(IntEnum):
+    """Where the parser is (the table in the module header)."""
+
+    START = 0
+    KEY = 1
+    CALLS = 2
+    RESPONSE = 3
+    VALUE = 4
+    SKIP = 5
+    AFTER = 6
+    PASS = 7
+
+
+START, KEY, CALLS, RESPONSE, VALUE, SKIP, AFTER, PASS = map(int, Mode)
+
+_MAX_KEY = 256
+# A member's key and its colon, and one cut by the end of the text (``fullmatch``).
+_KEY = re.compile(r'[ \t\n\r]*"((?:[^"\\]|\\.){0,256})"[ \t\n\r]*:')
+_KEY_CUT = re.compile(r'[ \t\n\r]*(?:"(?:[^"\\]|\\.?){0,256}(?:"[ \t\n\r]*)?)?')
+
+
+class _Calls(JsonCallsParser):
+    """The value of ``tool_call`` (one object) or ``tool_calls`` (a list): the block ends
+    at the first character that is neither (the envelope's ``,`` or ``}``)."""
+
+    ID_KEYS = ("id",)
+    SEPARATORS = ""
+
+
+class GenericJsonParser(ToolParser):
+    names = ("generic_json",)
+    family = "llama.cpp's generic JSON answer (templates with no tool syntax)"
+    vllm_differences = (
+        "Not a vLLM name (llama.cpp's COMMON_CHAT_FORMAT_GENERIC). Streams arguments "
+        "verbatim and the response text decoded as they are written; a non-string response "
+        "is text as written (llama.cpp re-indents it); at the end of the stream a call cut "
+        "short is reported incomplete with its arguments closed, and a cut envelope that "
+        "gave nothing is text (llama.cpp's partial parse shows a call once its name is "
+        "complete). An id written after the arguments is not used: the call has started "
+        "by then."
+    )
+    #: the envelope is the whole output (text after it is kept as text)
+    WHOLE_OUTPUT: ClassVar[bool] = True
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        self._mode = START
+        self._gave = False  # the envelope gave out a call or response text
+        self._calls_reader: _Calls | None = None
+        self._scan: JsonScan | None = None
+        self._steps = (
+            self._read_start,
+            self._read_key,
+            self._read_calls,
+            self._read_response,
+            self._read_value,
+            self._read_skip,
+            self._read_after,
+            self._read_pass,
+        )
+
+    # -- the envelope ------------------------------------------------------------------------
+
+    def _read_start(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            out.append(Text(buf[pos:ws]))
+        if ws == len(buf):
+            return ws, False
+        if buf[ws] == "{":
+            self._raw = ["{"]
+            self._mode = KEY
+            return ws + 1, False
+        self._mode = PASS
+        return ws, False
+
+    def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        m = _KEY.match(buf, pos)
+        if m is None:
+            ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if ws < len(buf) and buf[ws] == "}":  # '{}', or '}' after a ','
+                self._raw.append(buf[pos : ws + 1])
+                return self._closed(out, ws + 1)
+            cut = len(buf) - pos <= _MAX_KEY + 8 and _KEY_CUT.fullmatch(buf, pos) is not None
+            if cut and not final:
+                return pos, True
+            return self._broken(out, pos)
+        pos = WS.match(buf, m.end()).end()  # type: ignore[union-attr]
+        if pos == len(buf) and not final:  # the value's first character decides: wait
+            return m.start(), True
+        self._raw.append(buf[m.start() : pos])
+        if pos == len(buf):
+            return self._broken(out, pos)
+        key, c = m.group(1), buf[pos]
+        if key in ("tool_call", "tool_calls") and c == ("{" if key == "tool_call" else "["):
+            reader = _Calls(self.tools, id_prefix=self.id_prefix)
+            reader._open_block(self._raw, bare=False)
+            self._raw = []
+            self._calls_reader = reader
+            self._mode = CALLS
+            return pos, False
+        if key == "response":
+            self._raw = []  # the envelope gives its answer: its markup is markup
+            self._gave = True
+            if c == '"':
+                self._mode = RESPONSE
+                return pos + 1, False
+            self._scan = JsonScan()
+            self._mode = VALUE
+            return pos, False
+        self._scan = JsonScan()
+        self._mode = SKIP
+        return pos, False
+
+    def _read_calls(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        reader = self._calls_reader
+        assert reader is not None
+        pos, hold = reader.read_embedded_block(self, buf, pos, out, final)
+        if reader._block_open:
+            return pos, hold
+        self._calls_reader = None
+        if self._gap is None:  # the block broke before its first call: text from here
+            self._mode = PASS
+            return pos, False
+        self._raw, self._gap = self._gap, None  # the blanks after the calls: markup
+        self._gave = True
+        self._mode = AFTER
+        return pos, False
+
+    def _read_response(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        decoded, end, status = decode_json_string(buf, pos, final)
+        if decoded:
+            out.append(Text(decoded))
+        if status == 1:
+            self._mode = AFTER
+            return end, False
+        if status < 0:  # an invalid escape: the rest is text
+            self._mode = PASS
+            return end, False
+        return end, True
+
+    def _read_value(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        scan = self._scan
+        assert scan is not None
+        end = scan.feed(buf, pos, final)
+        if end > pos:
+            out.append(Text(buf[pos:end]))
+        if scan.error or scan.control:
+            self._mode = PASS
+            return end, False
+        if not scan.done:
+            return end, True
+        self._mode = AFTER
+        return end, False
+
+    def _read_skip(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        scan = self._scan
+        assert scan is not None
+        end = scan.feed(buf, pos, final)
+        self._raw.append(buf[pos:end])
+        if scan.error or scan.control:
+            return self._broken(out, end)
+        if not scan.done:
+            return end, True
+        self._mode = AFTER
+        return end, False
+
+    def _read_after(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            self._raw.append(buf[pos:ws])
+        if ws == len(buf):
+            return ws, False
+        c = buf[ws]
+        if c == ",":
+            self._raw.append(c)
+            self._mode = KEY
+            return ws + 1, False
+        if c == "}":
+            self._raw.append(c)
+            return self._closed(out, ws + 1)
+        return self._broken(out, ws)
+
+    def _closed(self, out: list[Event], pos: int) -> Step:
+        """The envelope's '}': markup if it gave something, else text."""
+        if self._gave:
+            self._raw = []
+            self._block_ended()
+        else:
+            self._release_raw(out)
+        self._mode = PASS
+        return pos, False
+
+    def _broken(self, out: list[Event], pos: int) -> Step:
+        """Malformed markup at ``pos``: what was held is text, and everything after."""
+        self._release_raw(out)
+        self._mode = PASS
+        return pos, False
+
+    def _read_pass(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        if self._gap is not None:
+            pos = self._skip_gap(buf, pos, out, (), final)
+            if pos == len(buf):
+                return pos, False
+        out.append(Text(buf[pos:] if pos else buf))
+        return len(buf), False
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        mode = self._mode
+        if mode == CALLS:
+            reader = self._calls_reader
+            assert reader is not None
+            reader._calls = self._calls
+            reader._end_of_stream(rest, out)
+            self._calls = reader._calls
+            return
+        self._raw.append(rest)
+        self._release_raw(out)
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        body = [{"name": n, "arguments": a} for n, a in calls]
+        return json.dumps({"tool_calls": body}, ensure_ascii=False)
+
+
+FORMATS = (GenericJsonParser,)

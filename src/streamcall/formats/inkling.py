@@ -1,0 +1,196 @@
+"""Thinking Machines Inkling: typed message blocks; a tool call is a block of JSON.
+
+Grammar (vLLM ``inkling``; every marker a special token)::
+
+    output := block*                           # the prompt ends with <|message_model|>
+    block  := '<|message_model|>'? HEADER? KIND body END?
+    KIND   := <|content_text|> | <|content_invoke_tool_text|> | <|content_tool_error|>
+            | <|content_thinking|> | <|content_invoke_tool_json|>
+    END    := <|end_message|> | <|content_model_end_sampling|>
+    tool body := {"name": NAME, "args": {...}}   # "arguments" or "parameters" read too
+
+``HEADER``, text right after ``<|message_model|>`` (or at the start of the output) and
+right before a KIND marker, is metadata (the function's name before a tool block), never
+content. Text, invoke-text and tool-error bodies are visible text; a thinking body is
+``Reasoning`` (when a reasoning stage runs first, the ``inkling`` reasoning format takes
+those blocks and this parser never sees them); a tool body is read by the JSON-call engine
+(``_jsoncalls``), embedded, so its ``args`` stream verbatim. Markers are structural
+wherever they occur in text, and dropped (a KIND marker inside a text block switches the
+block's kind). A call is complete when its object closes (END may be the stop token that
+servers strip); a cut one is reported incomplete at the end of the stream.
+
+Modes (``Mode``)::
+
+    mode     reads                                           next      emits
+    HEAD     a header: no blank, no '<', then a KIND marker  by KIND   (the header dropped)
+             anything else                                   TEXT      (the header is text)
+    TEXT     text up to a marker                             by marker Text
+    THOUGHT  reasoning up to a marker                        by marker Reasoning
+    CALL     the tool body (the JSON-call engine)            TEXT      its events
+
+By marker: ``<|message_model|>`` -> HEAD; a visible KIND or END -> TEXT;
+``<|content_thinking|>`` -> THOUGHT; ``<|content_invoke_tool_json|>`` -> CALL.
+
+What it holds back: a partial marker, and a header until what follows it decides (at most
+``MAX_HEADER`` characters; a blank or any other character makes it text at once). The tool
+body's JSON is the engine's (a growing token, a key not yet closed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import IntEnum
+from typing import Any
+
+from streamcall.events import Event, Reasoning, Text
+from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.text import MarkerFinder, PartialMarkers, Step
+
+MESSAGE_MODEL = "<|message_model|>"
+CONTENT_TEXT = "<|content_text|>"
+CONTENT_THINKING = "<|content_thinking|>"
+INVOKE_TOOL_JSON = "<|content_invoke_tool_json|>"
+INVOKE_TOOL_TEXT = "<|content_invoke_tool_text|>"
+TOOL_ERROR = "<|content_tool_error|>"
+END_MESSAGE = "<|end_message|>"
+END_SAMPLING = "<|content_model_end_sampling|>"
+
+VISIBLE = (CONTENT_TEXT, INVOKE_TOOL_TEXT, TOOL_ERROR)
+KINDS = (*VISIBLE, CONTENT_THINKING, INVOKE_TOOL_JSON)
+ENDS = (END_MESSAGE, END_SAMPLING)
+MARKERS = (MESSAGE_MODEL, *KINDS, *ENDS)
+
+_HEADER = re.compile(r"[^\s<]*")
+
+
+class Mode(IntEnum):
+    """Where the parser is (the table in the module header)."""
+
+    HEAD = 0
+    TEXT = 1
+    THOUGHT = 2
+    CALL = 3
+
+
+HEAD, TEXT, THOUGHT, CALL = map(int, Mode)
+
+
+class _ToolBody(JsonCallsParser):
+    """One tool block's body: a call object, ended by what is not JSON (its END)."""
+
+    ARGS_KEYS = ("args", "arguments", "parameters")
+    ARRAY = False
+    SEPARATORS = ""
+
+
+class InklingParser(ToolParser):
+    names = ("inkling",)
+    family = "Thinking Machines Inkling"
+    vllm_differences = (
+        "Streams the args object verbatim as it is written. Reasoning blocks met by the "
+        "tool parser alone are Reasoning. A header followed by anything but a kind marker "
+        "is text."
+    )
+    FRAMES = MARKERS
+    MAX_HEADER = 256
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        self._finder = MarkerFinder(MARKERS)
+        self._partial = PartialMarkers(MARKERS)
+        self._body: _ToolBody | None = None
+        self._mode = HEAD  # the prompt ended with <|message_model|>
+        self._steps = (self._read_head, self._read_text, self._read_thought, self._read_call)
+
+    # -- the steps ---------------------------------------------------------------------------
+
+    def _read_head(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        n = len(buf)
+        end = _HEADER.match(buf, pos, min(n, pos + self.MAX_HEADER + 1)).end()  # type: ignore[union-attr]
+        if end - pos > self.MAX_HEADER:
+            self._mode = TEXT
+            return pos, False
+        if end == n:
+            if final:
+                self._mode = TEXT
+                return pos, False
+            return pos, True  # the header may go on
+        if buf[end] == "<":
+            for marker in MARKERS:
+                if buf.startswith(marker, end):
+                    if marker in KINDS:  # a header: metadata, dropped
+                        self._enter(marker)
+                    else:  # a header with no kind after it is text
+                        if end > pos:
+                            out.append(Text(buf[pos:end]))
+                        self._enter(marker)
+                    return end + len(marker), False
+            if not final and self._partial.holds(buf, end):
+                return pos, True
+        self._mode = TEXT
+        return pos, False
+
+    def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        pos, marker = self._text_until_marker(buf, pos, out, self._finder, final)
+        if marker is None:
+            return pos, True
+        self._enter(marker)
+        return pos, False
+
+    def _read_thought(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        end, resume, marker = self._finder.take(buf, pos, final)
+        if end > pos:
+            out.append(Reasoning(buf[pos:end]))
+        if marker is None:
+            return end, True
+        self._enter(marker)
+        return resume, False
+
+    def _read_call(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        body = self._body
+        assert body is not None
+        pos, hold = body.read_embedded_block(self, buf, pos, out, final)
+        if not body._block_open:
+            self._body = None
+            self._mode = TEXT
+        return pos, hold
+
+    def _enter(self, marker: str) -> None:
+        """What a marker starts (the module header's "by marker")."""
+        if marker == MESSAGE_MODEL:
+            self._mode = HEAD
+        elif marker == CONTENT_THINKING:
+            self._mode = THOUGHT
+        elif marker == INVOKE_TOOL_JSON:
+            body = _ToolBody(self.tools, id_prefix=self.id_prefix)
+            body._open_block([], bare=False)
+            self._body = body
+            self._mode = CALL
+        else:  # a visible kind, or the block's end
+            self._mode = TEXT
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        mode = self._mode
+        if mode == CALL:
+            body = self._body
+            assert body is not None
+            body._calls = self._calls
+            body._end_of_stream(rest, out)
+            self._calls = body._calls
+        elif rest:
+            out.append(Reasoning(rest) if mode == THOUGHT else Text(rest))
+
+    @classmethod
+    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+        return "".join(
+            f"{MESSAGE_MODEL}{n}{INVOKE_TOOL_JSON}"
+            f"{json.dumps({'name': n, 'args': a}, ensure_ascii=False)}{END_MESSAGE}"
+            for n, a in calls
+        )
+
+
+FORMATS = (InklingParser,)

@@ -1,0 +1,196 @@
+"""plamo3 (PFN PLaMo 3) against the contract: the tool format, its reasoning format, and the
+two together.
+
+The upstream fixtures (tests/fixtures/upstream/plamo3.json, from vLLM's tests, Apache-2.0)
+run in every chunking through ``output_parser`` with the ``plamo3`` reasoning and tool
+formats.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from streamcall import testing, tool_parser
+from streamcall.events import ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.formats.plamo3 import (
+    ARGS_OPEN,
+    BEGIN_NAME,
+    BEGIN_REQUEST,
+    BEGIN_REQUESTS,
+    END_ARGS,
+    END_NAME,
+    END_REQUEST,
+    END_REQUESTS,
+    Plamo3Parser,
+)
+from streamcall.output import parse_output
+from support import calls, check_contract, check_upstream_case, same, summary, upstream_cases
+
+FMT = "plamo3"
+THINK, END_THINK, TAG = "<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>", "<|plamo:tag|>"
+
+_KEPT = "streamcall keeps text: "
+SKIP = {
+    "reasoning_mode_thinking_False_markers_True": (
+        "with thinking off, a think block the model writes still opens reasoning (the rule "
+        "of every reasoning format here, deepseek_v3's included; vLLM: plain text); "
+        "test_thinking_off_still_reads_a_written_think_block"
+    ),
+    "arguments_not_rewritten_cut_string": (
+        "arguments cut by the end of the stream are closed so that they load (vLLM passes "
+        "the cut text on); test_malformed_and_truncated"
+    ),
+    "multiple_calls_truncated_second": (
+        "a header cut by the end of the stream is text, not a call named 'clo'; "
+        "test_malformed_and_truncated"
+    ),
+    "partial_end_think_<|plamo:end_": _KEPT + "a cut marker at the end of the stream stays "
+    "in the reasoning (vLLM 0.33 too, vllm_0_33)",
+    "partial_end_think_<|plamo:end_think": _KEPT + "the same",
+    "legacy_eot_ends_turn_0": _KEPT + "the text after <|plamo:tag|> is content (vLLM 0.33 "
+    "whole too, vllm_0_33; the pre-engine parser dropped it); test_the_end_of_turn",
+    "legacy_eot_ends_turn_1": _KEPT + "the same",
+    "legacy_eot_ends_turn_2": _KEPT + "the same",
+}
+
+
+@pytest.mark.parametrize("case", upstream_cases(FMT, skip=SKIP))
+def test_upstream_fixtures(case: dict[str, Any]) -> None:
+    check_upstream_case(case, FMT, FMT)
+
+
+def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
+    return [
+        (v.name, json.loads(v.arguments), v.incomplete)
+        for _, v in items
+        if isinstance(v, testing.Call)
+    ]
+
+
+def _call(name: str, args: str, *, closers: bool = True) -> str:
+    text = f"{BEGIN_REQUEST}{BEGIN_NAME}{name}{END_NAME}{ARGS_OPEN}{args}"
+    return text + (f"{END_ARGS}{END_REQUEST}" if closers else "")
+
+
+@given(data=st.data(), call_list=calls, before=st.sampled_from(["", "Sure. ", "a < b\n"]))
+def test_rendered_calls_in_any_chunking(
+    data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
+) -> None:
+    text = before + Plamo3Parser.render(call_list) + " Done."
+    items = check_contract(FMT, text, data)
+    content, got = summary(items)
+    assert content == before + " Done."
+    assert [n for n, _ in got] == [n for n, _ in call_list]
+    for (_, g), (_, w) in zip(got, call_list, strict=True):
+        assert same(g, w)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "content"),
+    [
+        # every closer may be left out: the object's end is the call's
+        (BEGIN_REQUESTS + _call("f", '{"a": 1}', closers=False), [("f", {"a": 1}, False)], ""),
+        (
+            BEGIN_REQUESTS
+            + _call("f", "{}", closers=False)
+            + _call("g", '{"b": 2}')
+            + END_REQUESTS,
+            [("f", {}, False), ("g", {"b": 2}, False)],
+            "",
+        ),
+        # arguments cut by the end of the stream, a marker look-alike inside the string
+        (
+            BEGIN_REQUESTS + _call("weather", '{"text":"literal <|plamo:end_', closers=False),
+            [("weather", {"text": "literal <|plamo:end_"}, True)],
+            "",
+        ),
+        # arguments cut by a tag: incomplete, the tag read next
+        (
+            BEGIN_REQUESTS + _call("f", '{"a": "x', closers=False) + END_REQUESTS + " after",
+            [("f", {"a": "x"}, True)],
+            " after",
+        ),
+        # a header cut by the end of the stream is text
+        (
+            BEGIN_REQUESTS + _call("weather", "{}") + BEGIN_REQUEST + BEGIN_NAME + "clo",
+            [("weather", {}, False)],
+            BEGIN_REQUEST + BEGIN_NAME + "clo",
+        ),
+        # a malformed header is text
+        (
+            BEGIN_REQUESTS + BEGIN_REQUEST + "f" + ARGS_OPEN + "{}",
+            [],
+            BEGIN_REQUESTS + BEGIN_REQUEST + "f" + ARGS_OPEN + "{}",
+        ),
+        # arguments that are not an object: text
+        (
+            BEGIN_REQUESTS + _call("f", "42", closers=False),
+            [],
+            BEGIN_REQUESTS + _call("f", "42", closers=False),
+        ),
+    ],
+)
+def test_malformed_and_truncated(
+    text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
+) -> None:
+    items = check_contract(FMT, text)
+    assert _calls(items) == expected
+    assert summary(items)[0] == content
+
+
+def test_a_long_argument_streams_before_its_closer() -> None:
+    parser = tool_parser(FMT)
+    events = parser.feed(BEGIN_REQUESTS + _call("write", '{"body": "', closers=False))
+    assert any(isinstance(e, ToolCallStart) for e in events)
+    pieces = []
+    for _ in range(10):
+        out = parser.feed("東京 " * 10)
+        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
+        assert not any(isinstance(e, ToolCallEnd) for e in out)
+    assert "東京 " * 90 in "".join(pieces)
+    end = [e for e in parser.feed('"}' + END_ARGS) + parser.finish() if isinstance(e, ToolCallEnd)]
+    assert json.loads(end[0].arguments) == {"body": "東京 " * 100} and not end[0].incomplete
+
+
+@given(data=st.data())
+def test_reasoning_then_calls_routed_from_the_model(data: st.DataObject) -> None:
+    text = (
+        f"{THINK}Check the weather.{END_THINK}Let me look. "
+        + Plamo3Parser.render([("weather", {"city": "東京"})])
+        + TAG
+    )
+    got = parse_output(text, "pfnet/plamo-3-nict-2b-base")
+    assert (got.reasoning, got.content) == ("Check the weather.", "Let me look. ")
+    assert [(c.name, c.args) for c in got.tool_calls] == [("weather", {"city": "東京"})]
+    items = check_contract(FMT, text, data, reasoning=True)
+    assert "".join(v for k, v in items if k == "reasoning") == "Check the weather."
+
+
+def test_thinking_off_still_reads_a_written_think_block() -> None:
+    text = f"{THINK}Reasoning.{END_THINK}Answer."
+    got = parse_output(text, tool_format=FMT, reasoning_format=FMT, thinking=False)
+    assert (got.reasoning, got.content) == ("Reasoning.", "Answer.")
+    got = parse_output("Answer.", tool_format=FMT, reasoning_format=FMT, thinking=False)
+    assert (got.reasoning, got.content) == ("", "Answer.")
+
+
+@pytest.mark.parametrize(
+    ("text", "opened", "reasoning", "content"),
+    [
+        # the end of the turn is dropped, and ends reasoning; text after it is kept
+        (f"answer{TAG}more", False, "", "answermore"),
+        (f"reasoning{TAG}more", True, "reasoning", "more"),
+        (f"{THINK}r{END_THINK}answer{TAG}more", True, "r", "answermore"),
+        # a stray end of thinking with thinking off is dropped
+        (f"{END_THINK}answer", False, "", "answer"),
+    ],
+)
+def test_the_end_of_turn(text: str, opened: bool, reasoning: str, content: str) -> None:
+    items = check_contract(FMT, text, reasoning=True, prompt_opened=opened)
+    assert "".join(v for k, v in items if k == "reasoning") == reasoning
+    assert "".join(v for k, v in items if k == "text") == content

@@ -1,0 +1,201 @@
+"""solar_open (Upstage Solar Open) against the contract: the tool format, its reasoning
+format, and the two together.
+
+The upstream fixtures (tests/fixtures/upstream/solar_open.json, from the ``oesni/vllm``
+fork's tests, Apache-2.0) run in every chunking through ``output_parser`` (the tool stage,
+the reasoning stage, or both, as each case says); the model's call ids are checked apart.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from streamcall import testing, tool_parser
+from streamcall.events import ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.formats.solar_open import (
+    CALL_ARGS,
+    CALL_BEGIN,
+    CALL_END,
+    CALL_NAME,
+    TOOL_CALLS,
+    SolarOpenParser,
+)
+from streamcall.output import parse_output
+from support import (
+    calls,
+    check_contract,
+    check_upstream_case,
+    same,
+    summary,
+    upstream_cases,
+    upstream_parser,
+)
+
+FMT = "solar_open"
+
+SKIP = {
+    "python_literal_args": (
+        "arguments that are not JSON end the call incomplete with what parsed, one-shot "
+        "and streaming alike (the fork normalises a Python-literal dict one-shot only and "
+        "streams the raw text); test_malformed_and_truncated"
+    ),
+    "malformed_args_round_trip": (
+        "malformed arguments are closed so that they load and the call is reported "
+        "incomplete (the fork passes the text on as the arguments string); "
+        "test_malformed_and_truncated"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", upstream_cases(FMT, skip=SKIP))
+def test_upstream_fixtures(case: dict[str, Any]) -> None:
+    check_upstream_case(case, FMT, FMT)
+    # the ids: the model's where it wrote a valid one, unique, never empty
+    events = testing.run(upstream_parser(case, FMT, FMT)(), [case["text"]])
+    ids = [e.id for e in events if isinstance(e, ToolCallStart)]
+    assert all(ids) and len(set(ids)) == len(ids)
+    for call, got in zip(case["calls"], ids, strict=True):
+        if "id" in call:
+            assert got == call["id"]
+        if "id_pattern" in call:  # replaced: ours, not the model's invalid one
+            assert "NOT-VALID" not in got
+
+
+def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
+    return [
+        (v.name, json.loads(v.arguments), v.incomplete)
+        for _, v in items
+        if isinstance(v, testing.Call)
+    ]
+
+
+def _call(call_id: str, name: str, args: str, *, end: bool = True) -> str:
+    return f"{CALL_BEGIN}{call_id}{CALL_NAME}{name}{CALL_ARGS}{args}" + (CALL_END if end else "")
+
+
+@given(data=st.data(), call_list=calls, before=st.sampled_from(["", "Sure. ", "a < b\n"]))
+def test_rendered_calls_in_any_chunking(
+    data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
+) -> None:
+    text = before + SolarOpenParser.render(call_list) + "<|calls|>"
+    items = check_contract(FMT, text, data)
+    content, got = summary(items)
+    assert content == before
+    assert [n for n, _ in got] == [n for n, _ in call_list]
+    for (_, g), (_, w) in zip(got, call_list, strict=True):
+        assert same(g, w)
+    ids = [v.id for _, v in items if isinstance(v, testing.Call)]
+    assert ids == [f"{i:010d}" for i in range(len(call_list))]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "content"),
+    [
+        # a Python-literal dict: not JSON, the call ends where it breaks, the rest is text
+        # (the call's end marker with it: the section ended at the junk)
+        (
+            TOOL_CALLS + _call("a1b2c3d4e5", "get_weather", "{'city': 'Seoul'}"),
+            [("get_weather", {}, True)],
+            "'city': 'Seoul'}" + CALL_END,
+        ),
+        # malformed: what parsed, closed; the rest is text
+        (
+            TOOL_CALLS + _call("a1b2c3d4e5", "get_weather", '{"city": "Seoul", broken'),
+            [("get_weather", {"city": "Seoul", "": None}, True)],
+            "broken" + CALL_END,
+        ),
+        # cut by the end of the stream, and by the call's end marker
+        (
+            TOOL_CALLS + _call("a1b2c3d4e5", "f", '{"q": "ab', end=False),
+            [("f", {"q": "ab"}, True)],
+            "",
+        ),
+        (TOOL_CALLS + _call("a1b2c3d4e5", "f", '{"q": "ab'), [("f", {"q": "ab"}, True)], ""),
+        # the call's end never came
+        (TOOL_CALLS + _call("a1b2c3d4e5", "f", "{}", end=False), [("f", {}, True)], ""),
+        # a header without its name marker is text
+        (
+            TOOL_CALLS + CALL_BEGIN + "f" + CALL_ARGS + "{}",
+            [],
+            TOOL_CALLS + CALL_BEGIN + "f" + CALL_ARGS + "{}",
+        ),
+        # the content turn's framing before a tool-calls turn is dropped
+        (
+            "Let me check.<|end|><|begin|>assistant" + TOOL_CALLS + _call("a1b2c3d4e5", "f", "{}"),
+            [("f", {}, False)],
+            "Let me check.",
+        ),
+    ],
+)
+def test_malformed_and_truncated(
+    text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
+) -> None:
+    items = check_contract(FMT, text)
+    assert _calls(items) == expected
+    assert summary(items)[0] == content
+
+
+def test_ids_invalid_and_repeated() -> None:
+    text = (
+        TOOL_CALLS
+        + _call("NOT-VALID", "f", "{}")
+        + _call("0000000000", "g", "{}")
+        + _call("0000000000", "h", "{}")
+    )
+    events = testing.run(tool_parser(FMT), [text])
+    assert [e.id for e in events if isinstance(e, ToolCallStart)] == [
+        "call_0",
+        "0000000000",
+        "0000000000~2",
+    ]
+    assert re.fullmatch(r"[a-z0-9]{10}", "0000000000")
+
+
+def test_a_long_argument_streams_before_its_closer() -> None:
+    parser = tool_parser(FMT)
+    events = parser.feed(TOOL_CALLS + _call("a1b2c3d4e5", "write", '{"body": "', end=False))
+    assert any(isinstance(e, ToolCallStart) for e in events)
+    pieces = []
+    for _ in range(10):
+        out = parser.feed("서울 " * 10)
+        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
+        assert not any(isinstance(e, ToolCallEnd) for e in out)
+    assert "서울 " * 90 in "".join(pieces)
+    end = [e for e in parser.feed('"}' + CALL_END) + parser.finish() if isinstance(e, ToolCallEnd)]
+    assert json.loads(end[0].arguments) == {"body": "서울 " * 100} and not end[0].incomplete
+
+
+@given(data=st.data())
+def test_reasoning_content_and_calls(data: st.DataObject) -> None:
+    text = (
+        "<|think|>Need the weather.<|end|><|begin|>assistant<|content|>Checking.<|end|>"
+        "<|begin|>assistant" + SolarOpenParser.render([("get_weather", {"city": "Seoul"})])
+    )
+    got = parse_output(text, "upstage/Solar-Open-100B")
+    assert (got.reasoning, got.content) == ("Need the weather.", "Checking.")
+    assert [(c.name, c.args, c.id) for c in got.tool_calls] == [
+        ("get_weather", {"city": "Seoul"}, "0000000000")
+    ]
+    items = check_contract(FMT, text, data, reasoning=True)
+    assert "".join(v for k, v in items if k == "reasoning") == "Need the weather."
+
+
+@pytest.mark.parametrize(
+    ("text", "reasoning", "content"),
+    [
+        # a think turn the template opened, ended by the content or the calls
+        ("plan<|content|>answer", "plan", "answer"),
+        ("plan<|tool_calls|>", "plan", "<|tool_calls|>"),
+        ("plan<|end|><|begin|>assistant<|content|>answer<|flush|>", "plan", "answer"),
+    ],
+)
+def test_an_opened_think_turn(text: str, reasoning: str, content: str) -> None:
+    items = check_contract(FMT, text, reasoning=True, prompt_opened=True)
+    assert "".join(v for k, v in items if k == "reasoning") == reasoning
+    assert "".join(v for k, v in items if k == "text") == content
