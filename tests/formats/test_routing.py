@@ -71,6 +71,9 @@ EXAMPLES = [
     ("openbmb/MiniCPM5-8B", "minicpm5"),
     ("Team-ACE/ToolACE-8B", "pythonic"),
     ("poolside/Laguna-XS.2", "poolside_v1"),
+    ("meta/muse-spark-1.2", "muse"),
+    ("meta/MuseSpark-1.3-contributor", "muse"),
+    ("meta/muse-glimmer-30b", "muse_glimmer"),
 ]
 
 
@@ -276,3 +279,26 @@ def test_fine_tunes_named_with_their_base(model: str, expected: str) -> None:
 )
 def test_reasoning_fine_tunes_named_with_their_base(model: str, expected: str) -> None:
     assert reasoning_format_for_model(model) == expected
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("meta/muse-spark-1.3-contributor", "muse"),
+        ("facebook/MuseSpark1x", "muse"),
+        ("meta/Muse-Glimmer-30B", "muse_glimmer"),
+    ],
+)
+def test_muse_ids_route_both_parsers(model: str, expected: str) -> None:
+    assert format_for_model(model) == expected
+    assert reasoning_format_for_model(model) == expected
+
+
+@pytest.mark.parametrize(
+    "model",
+    # Other models named Muse write no ATEM: a bare "muse" never routes.
+    ["TMElyralab/MuseTalk", "TMElyralab/MusePose", "acme/muse-tts-1b", "muse", "amused/amused-256"],
+)
+def test_other_muse_models_do_not_route_to_muse(model: str) -> None:
+    assert format_for_model(model) is None
+    assert reasoning_format_for_model(model) is None
