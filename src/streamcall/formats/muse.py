@@ -83,8 +83,8 @@ from streamcall.formats.muse_framing import (
     TEXT,
     TOOL,
     Channels,
-    HeaderReader,
     body_end,
+    header_reader,
 )
 from streamcall.formats.schema import (
     AUTO_JSON_START,
@@ -134,7 +134,7 @@ class MuseParser(ToolParser):
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
-        self._headers = HeaderReader()
+        self._headers = header_reader()
         self._mode = BODY
         self._kind = TEXT  # what the body being read is (outside messages: text)
         self._atem: _AtemCalls | None = None  # a tool channel's calls

@@ -16,10 +16,11 @@ For example ``' to=self<|message|>Need the weather.<|eom|><|start|>assistant
 to=get_weather<|message|><atem:function_calls>...</atem:function_calls><|eom|>``: the
 generation prompt ends with ``<|start|>assistant``, so the first message's header is bare.
 
-- A framed header is Harmony's (``harmony_framing.HeaderReader``): from ``<|start|>`` up
-  to ``<|message|>``, at most ``MAX_HEADER`` characters and no ``<|start|>`` in between,
-  held whole until decided; its recipient is the word ``to=NAME`` after a blank. A
-  ``<|start|>`` that opens no header is text of the body it interrupts.
+- A framed header is read by Harmony's reader (``harmony_framing.HeaderReader``, made by
+  ``header_reader``): from ``<|start|>`` up to ``<|message|>``, at most ``MAX_HEADER``
+  characters and no other frame token in between, held whole until decided; its
+  recipient is the word ``to=NAME`` after a blank. A ``<|start|>`` that opens no header is
+  text of the body it interrupts.
 - ``<|message|>`` is a special token, so wherever it stands it begins a message. Its
   bare header is the ``to=RECIPIENT`` right before it (the last ``to=`` within
   ``MAX_RECIPIENT`` characters of it, followed only by characters other than blanks and
@@ -71,7 +72,9 @@ __all__ = [
     "TOOL",
     "Channels",
     "HeaderReader",
+    "bare_header",
     "body_end",
+    "header_reader",
     "held_from",
 ]
 
@@ -120,6 +123,11 @@ GLIMMER = Channels(TEXT, {"self": REASONING, "user": TEXT})
 CHANNELS: dict[str, Channels] = {"muse": SPARK, "musespark1x": SPARK, "muse_glimmer": GLIMMER}
 
 
+def header_reader() -> HeaderReader:
+    """A reader of framed headers: Harmony's, with Muse's terminators as breaks."""
+    return HeaderReader(breaks=TERMINATORS)
+
+
 def _blanks_before(buf: str, pos: int, end: int) -> int:
     """Where the blanks (at most ``MAX_BLANKS``) that end ``buf[pos:end]`` begin."""
     if end > pos and buf[end - 1] in " \t":
@@ -163,7 +171,7 @@ def body_end(buf: str, pos: int, final: bool) -> tuple[int, int, str | None, str
       the end of the stream);
     - a terminator: the body is ``buf[pos:end]``; reading goes on at ``resume``;
     - ``START``: the body is ``buf[pos:end]`` so far; a framed header may begin at ``end``
-      (``HeaderReader``), else the body goes on;
+      (``header_reader``), else the body goes on;
     - ``MESSAGE``: a bare header ``buf[end:resume]`` with ``recipient`` ends the body.
     """
     end, resume, marker = BODY_ENDS.find(buf, pos, final)

@@ -17,11 +17,11 @@ headers and terminators dropped; a dropped message leaves nothing. A tool channe
 message is for the tool parser: its header, body and terminator are handed on verbatim
 as ``Text``. Text outside messages is ``Text``.
 
-A tool channel's message cut short by the next header (no terminator) would leave the
-tool parser inside it, reading what follows as more of its body. So the header that cut
-it is handed on too, and so are the headers and terminators of the messages after it,
-until a terminator has been handed on: the tool parser sees every message boundary it
-needs (``_handing``).
+When a tool parser reads this parser's text (``feeds_tools``, set by ``OutputParser``),
+everything but the bodies of reasoning messages is handed on as written, frames included:
+the tool parser reads the same framing, so it must see where each message ends (a tool
+message cut short by the next header, text it holds back as a possible header before a
+terminator), and it then reads the stream exactly as it does alone, less the reasoning.
 
 Modes (``Mode``) and what each step reads::
 
@@ -46,14 +46,15 @@ from enum import IntEnum
 from streamcall.events import Event, Reasoning, Text
 from streamcall.formats.muse_framing import (
     CHANNELS,
+    DROPPED,
     FRAMES,
     MESSAGE,
     REASONING,
     START,
     TEXT,
     TOOL,
-    HeaderReader,
     body_end,
+    header_reader,
 )
 from streamcall.reasoning._engine import ReasoningParser
 from streamcall.text import Step
@@ -82,8 +83,7 @@ class MuseReasoningParser(ReasoningParser):
         self._channels = CHANNELS[name]
         self._mode = BODY
         self._kind = REASONING if prompt_opened else TEXT
-        self._headers = HeaderReader()
-        self._handing = False  # frames are handed on (a tool message was cut short)
+        self._headers = header_reader()
         self._steps = (self._read_body, self._read_header)
 
     @property
@@ -102,9 +102,8 @@ class MuseReasoningParser(ReasoningParser):
         if marker == MESSAGE:
             self._begin_body(buf[end:resume], recipient, out)
         else:  # a terminator
-            if self._kind == TOOL or self._handing:
+            if self._kind == TOOL or self.feeds_tools:
                 out.append(Text(marker))
-                self._handing = False
             self._kind = TEXT
         return resume, False
 
@@ -121,10 +120,8 @@ class MuseReasoningParser(ReasoningParser):
 
     def _begin_body(self, header: str, recipient: str, out: list[Event]) -> None:
         """A header, as written (``header``): a new message begins."""
-        if self._kind == TOOL:
-            self._handing = True  # a tool message cut short, with no terminator
         kind = self._channels.kind(recipient)
-        if kind == TOOL or self._handing:
+        if kind == TOOL or self.feeds_tools:
             out.append(Text(header))
         self._kind = kind
 
@@ -132,6 +129,5 @@ class MuseReasoningParser(ReasoningParser):
         kind = self._kind
         if kind == REASONING:
             out.append(Reasoning(text))
-        elif kind == TEXT or kind == TOOL:
+        elif kind != DROPPED or self.feeds_tools:
             out.append(Text(text))
-        # (DROPPED: nothing)
