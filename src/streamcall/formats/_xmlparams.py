@@ -229,14 +229,8 @@ class XmlParamsParser(ToolParser):
         self._stem = (
             cls.BLOCK_OPEN[:-1] if cls.MARKER_SUFFIX is not None and cls.BLOCK_OPEN else None
         )
-        self._stem_gap = ""  # blanks before a stem, taken for a gap between blocks
         self._setup_text_finder()
-        self._opener = ""  # the CALL_OPEN marker of the call whose header is read
-        self._mode = TEXT
-        self._in_block = False
-        self._calls_in_block = 0
-        self._json_block: _JsonBlock | None = None
-        self._reset_call()
+        self._reset_reading()
         self._steps: list[StepFn] = [
             self._read_text,
             self._read_region,
@@ -254,6 +248,24 @@ class XmlParamsParser(ToolParser):
             self._read_json_args,
             self._read_after_args,
         ]
+
+    def _reset_reading(self) -> None:
+        """The reading state of a fresh stream: ``__init__``'s, and again for an engine
+        that a host feeds one message at a time and finishes at each message's end (Muse's
+        tool channels), which is then read anew at the next one without building its
+        markers again. The call count and ids are kept (the host shares its own)."""
+        self._tail = ""
+        self._finished = False
+        self._raw = []
+        self._gap = None
+        self._delta.clear()
+        self._stem_gap = ""  # blanks before a stem, taken for a gap between blocks
+        self._opener = ""  # the CALL_OPEN marker of the call whose header is read
+        self._mode = TEXT
+        self._in_block = False
+        self._calls_in_block = 0
+        self._json_block: _JsonBlock | None = None
+        self._reset_call()
 
     def _param_types(self, function: str) -> dict[str, Any]:
         """The property schemas of a tool, a top-level union's included."""

@@ -44,6 +44,13 @@ on the marker itself; the shared ones read a few characters more:
   ``deepseek_v31``'s ``NAME<｜tool▁sep｜>{...}``.
 - ``<function name="`` with no ``<tool_call>`` before it: ``<param`` after the opening tag
   is ``minicpm5``, ``<parameter`` is ``qwen3_coder``; else ``minicpm5``.
+- ``<|start|>`` (Harmony's and Muse's message opener): ``<|channel|>`` before
+  ``<|message|>`` is Harmony (``openai``); ``<|message|>`` first is Muse, whose header has
+  no channel: ``muse_glimmer`` (the open checkpoints' template; Spark's ``muse`` reads the
+  same wire with other channel rules, which the text cannot tell). Neither within the
+  window: ``openai``. A Muse output's first message, whose header is bare (`` to=self
+  <|message|>``), comes before any ``<|start|>``: it is text to auto, so name the format
+  for Muse.
 
 Every other marker names one format (``MARKERS``).
 
@@ -194,6 +201,15 @@ def _function_name(s: str) -> str | None:
     return "minicpm5" if got is False else got
 
 
+def _start(s: str) -> str | None:
+    """``<|start|>`` (module docstring): Harmony's header has a channel, Muse's none."""
+    message = s.find("<|message|>", len("<|start|>"))
+    channel = s.find("<|channel|>", len("<|start|>"))
+    if channel >= 0 and (message < 0 or channel < message):
+        return "openai"
+    return "muse_glimmer" if message >= 0 else None
+
+
 def _fixed(name: str) -> Rule:
     return lambda s: name
 
@@ -205,6 +221,7 @@ MARKERS: dict[str, tuple[Rule, str]] = {
     _CALLS_BEGIN: (_deepseek, "deepseek_v31"),
     _CALL_BEGIN: (_deepseek, "deepseek_v31"),
     '<function name="': (_function_name, "minicpm5"),
+    "<|start|>": (_start, "openai"),
 }
 for _name, _markers in {
     "apertus": ("<|tools_prefix|>",),
@@ -236,7 +253,7 @@ for _name, _markers in {
     "minimax_m3": ("]<]minimax[>[<tool_call>",),
     "mistral": ("[TOOL_CALLS]",),
     "olmo3": ("<function_calls>",),
-    "openai": ("<|channel|>", "<|start|>"),
+    "openai": ("<|channel|>",),
     "phi4_mini_json": ("functools[",),
     "qwen3_coder": ("<function=",),
     "seed_oss": ("<seed:tool_call>", "<seed:think>"),

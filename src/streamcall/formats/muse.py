@@ -137,7 +137,8 @@ class MuseParser(ToolParser):
         self._headers = header_reader()
         self._mode = BODY
         self._kind = TEXT  # what the body being read is (outside messages: text)
-        self._atem: _AtemCalls | None = None  # a tool channel's calls
+        self._atem: _AtemCalls | None = None  # the calls of the tool channel being read
+        self._atem_engine: _AtemCalls | None = None  # (built once, read anew per message)
         self._registered = frozenset(
             fn["name"]
             for tool in self.tools
@@ -199,7 +200,13 @@ class MuseParser(ToolParser):
         kind = self.CHANNELS.kind(recipient)
         self._kind = kind
         if kind == TOOL:
-            self._atem = _AtemCalls(self)
+            atem = self._atem_engine
+            if atem is None:
+                atem = self._atem_engine = _AtemCalls(self)
+            else:
+                atem._reset_reading()
+            atem._calls = self._calls
+            self._atem = atem
 
     def _body_text(self, text: str, out: list[Event]) -> None:
         kind = self._kind
@@ -271,8 +278,9 @@ class MuseGlimmerParser(MuseParser):
 
 
 class _AtemCalls(XmlParamsParser):
-    """The ATEM calls of one tool channel's body (``MuseParser``): fed its body as it
-    arrives, finished at its end; call indices and ids are the host's."""
+    """The ATEM calls of a tool channel's body (``MuseParser``): fed the body as it
+    arrives and finished at its end, then read anew (``_reset_reading``) at the next tool
+    channel; call indices and ids are the host's."""
 
     BLOCK_OPEN = "<atem:function_calls>"
     BLOCK_CLOSE = "</atem:function_calls>"
@@ -290,7 +298,6 @@ class _AtemCalls(XmlParamsParser):
         super().__init__(host.tools, id_prefix=host.id_prefix)
         self._host = host
         self._ids = host._ids
-        self._calls = host._calls
 
     def _call_name(self, m: re.Match[str]) -> str:
         return self._host._collapse(super()._call_name(m))
