@@ -32,16 +32,16 @@ any other             a tool channel              a tool channel
 ====================  ==========================  ===============
 
 A tool channel's body is read by the XML-parameter engine (``_AtemCalls``: ``_xmlparams``
-with ``atem:`` tags), one instance per message, fed the body as it arrives and finished
-at its end: calls stream while they are written, and what is not ATEM (prose, junk after
-a call) is text. ATEM anywhere else (unframed, or echoed in reasoning or in the answer) is
+with ``atem:`` tags; one per stream, read anew at each tool channel), fed the body as it
+arrives and finished at its end: calls stream while they are written, and what is not
+ATEM (prose, junk after a call) is text. ATEM anywhere else (unframed, or echoed in reasoning or in the answer) is
 that message's text. Headers and terminators are markup and dropped; so is a stray
 terminator outside a message. Text before the first header is text.
 
 Values are JSON when they load, else the raw string (the checkpoint's ``x-parser: json``
 with ``allow_non_json``), kept byte-exact (no newline is stripped): untyped values
 (``schema.AUTO``, plus ``QUOTED_STRINGS``: ``"x"`` is ``x``). The schema types nothing but,
-for Spark, a key it types as a string, which stays the raw text (``_string_keys``). The
+for Spark, a key it types as a string, which stays the raw text (``STRING_KEYS``). The
 chat template writes a tool without a namespace as the recipient ``NAME.*``, so the model
 writes ``NAME.NAME``: a doubled name whose halves are equal and name a tool of the request
 is that tool's name (``get_weather.get_weather`` is ``get_weather``); any other name is
@@ -61,6 +61,10 @@ What it holds back: a partial frame token, the end of a body that may still beco
 header, a framed header until it is decided (``muse_framing``); inside a tool channel,
 what the XML-parameter engine holds. A call cut off by the end of its message (or of the
 stream) ends ``incomplete``, its JSON closed.
+
+With the reasoning parser of the same name in front (``output_parser``), this parser reads
+what that one hands on: every frame and every body but reasoning's (``reasoning/muse.py``),
+so the pair gives what this parser gives alone.
 """
 
 from __future__ import annotations

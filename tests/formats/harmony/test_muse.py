@@ -168,7 +168,11 @@ def test_prompt_opened_starts_in_reasoning(fmt: str) -> None:
     [
         ("get_weather.get_weather", ["get_weather"], "get_weather"),
         ("get_weather.get_weather", [], "get_weather.get_weather"),  # not a tool: kept
-        ("get_weather.get_weather", ["get_weather.get_weather", "get_weather"], "get_weather.get_weather"),
+        (
+            "get_weather.get_weather",
+            ["get_weather.get_weather", "get_weather"],
+            "get_weather.get_weather",
+        ),
         ("weather.get", ["weather.get", "weather"], "weather.get"),
         ("weather.weather.weather", ["weather"], "weather.weather.weather"),
         ("get_weather", ["other"], "get_weather"),
@@ -461,7 +465,9 @@ def test_rendered_calls_with_reasoning_and_text_around(fmt: str, data: st.DataOb
     from streamcall.formats.registry import parser_class
 
     rendered = parser_class(fmt).render(call_list)
-    text = msg("self", "Thinking about it.", framed=False) + rendered + msg("user", "Done.", "<|eot|>")
+    text = (
+        msg("self", "Thinking about it.", framed=False) + rendered + msg("user", "Done.", "<|eot|>")
+    )
     items = check_format(fmt, text, data, tools)
     assert testing.check_chunkings(pair(fmt, tools), text, random_chunkings(data, text)) == items
     content, got = summary(items)

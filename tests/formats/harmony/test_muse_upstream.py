@@ -38,7 +38,8 @@ def test_glimmer_cases(case: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("fixture", "fmt"), [("muse", "muse"), ("muse", "musespark1x"), ("muse_glimmer", "muse_glimmer")]
+    ("fixture", "fmt"),
+    [("muse", "muse"), ("muse", "musespark1x"), ("muse_glimmer", "muse_glimmer")],
 )
 def test_the_tool_parser_alone_reads_the_same(fixture: str, fmt: str) -> None:
     """Without a reasoning stage the tool parser splits reasoning off itself, the same way."""
