@@ -122,13 +122,18 @@ class MuseParser(ToolParser):
         "</atem:invoke>). A call cut off by the end of its message or of the stream is "
         "reported incomplete (vLLM and SGLang drop it; vLLM 0.33's one-shot path returns "
         "the framing as content). ATEM with no message framing is text, as SGLang has it "
-        "(vLLM 0.33 makes a call of it), and unframed text is kept when streaming (vLLM "
-        "0.33's streaming path loses it). Text in a tool channel that is not ATEM (junk "
-        "after a call, a body of prose) is text, not dropped. An untyped value is JSON "
-        "only when it is JSON as written: with blanks around it (' 42') it is the string "
-        "(vLLM: json.loads, which skips them); a list or object in Python syntax is read "
-        "as JSON. Tool names are not checked against the request's tools (a doubled name "
-        "is collapsed when the tool exists; SGLang also drops unknown tools)."
+        "(vLLM 0.33 makes a call of it); unframed text, and text between messages, is kept "
+        "(vLLM skips text between messages, and 0.33's streaming path loses unframed "
+        "text). <|message|> always begins a message, its bare header the to=NAME before "
+        "it (vLLM ends a body at a bare header only when ATEM follows it). Text in a tool "
+        "channel that is not ATEM (junk after a call, a body of prose) is text, not "
+        'dropped. An untyped value is JSON when it starts as JSON does ({, [, ", - or a '
+        "digit) and loads, or is exactly true, false or null; with blanks before it "
+        "(' 42') it is the string (vLLM's json.loads skips them), and a list or object "
+        "in Python syntax is read as one. Names are not checked against the request's "
+        "tools: a doubled name is collapsed when that tool exists, any other is kept "
+        "(SGLang drops unknown tools and maps a name to the one tool with its last "
+        "dotted part)."
     )
     FRAMES = FRAMES
     #: the format's channel table
