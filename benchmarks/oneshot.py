@@ -60,6 +60,7 @@ OUTPUT_PAIRS = (
     ("kimi_k2", "kimi_k2"),
     ("gemma4", "gemma4"),
     ("openai_gptoss", "openai"),
+    ("muse", "muse"),
 )
 
 Make = Callable[[], Any]  # a fresh parser with feed/finish
@@ -147,6 +148,8 @@ def reasoning_text(name: str, size: int) -> str:
             f"<|channel|>analysis<|message|>{half}<|end|>"
             f"<|start|>assistant<|channel|>final<|message|>{half}<|return|>"
         )
+    if name in ("muse", "musespark1x", "muse_glimmer"):
+        return f" to=self<|message|>{half}<|eom|><|start|>assistant to=user<|message|>{half}<|eot|>"
     spec = reasoning_spec(name)
     if spec is None:  # identity, append-think: all text
         return content(size)
@@ -166,6 +169,8 @@ def output_text(reasoning: str, tools: str, size: int) -> tuple[str, int]:
     if reasoning == "openai_gptoss":
         head = f"<|channel|>analysis<|message|>{content(size // 2)}<|end|>"
         return head + calls, n
+    if reasoning == "muse":
+        return f" to=self<|message|>{content(size // 2)}<|eom|>{calls}", n
     spec = reasoning_spec(reasoning)
     assert spec is not None
     start = "" if spec.opened else spec.start[0]

@@ -426,3 +426,12 @@ def test_cli_detect(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert (row["format"], row["reasoning"], row["template"]) == ("hf", "hf", RESPONSE_TEMPLATE)
     assert cli_main(["detect", str(tmp_path / "nope")]) == 2
     assert "no such file or directory" in capsys.readouterr().err
+
+
+def test_a_muse_template_follows_the_model_id_for_both_parsers() -> None:
+    text = (ROOT / "vllm-0.33/tool_chat_template_muse_glimmer.jinja").read_text(encoding="utf-8")
+    found = detect_template(text)
+    assert (found.format, found.reasoning) == ("muse_glimmer", "muse_glimmer")
+    found = detect_template(text, model="meta/muse-spark-1.2")  # one wire, Spark's channels
+    assert (found.format, found.reasoning) == ("muse", "muse")
+    assert "reads the same syntax" in found.why

@@ -158,8 +158,8 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("functionary_v3_2", ">>>recipient turns (Functionary v3.2)", ">>>all"),
     _fp("plamo3", "<|plamo:begin_tool_request...|> (PFN PLaMo 3)", "plamo:begin_tool_request"),
     _fp("inkling", "<|content_invoke_tool_json|> (Inkling)", "<|content_invoke_tool_json|>"),
+    _fp("muse_glimmer", "<atem:function_calls> (Muse's ATEM)", "<atem:function_calls>"),
     # -- syntaxes that no streamcall format reads ------------------------------------------
-    _fp(None, "<atem:function_calls> (Muse's ATEM)", "<atem:function_calls>"),
     _fp(None, "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     _fp(None, 'an Action: block of "tool_name" objects (Command R+)', "Action:", '"tool_name":'),
     # -- HY: <tool_calls><tool_call>NAME<tool_sep><arg_key>..., tokens with a suffix --------
@@ -238,6 +238,7 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
 
 REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("openai_gptoss", "Harmony's analysis channel", "<|channel|>", "analysis"),
+    _fp("muse_glimmer", "Muse's to=self channel", "to=self", "<|message|>"),
     _fp("gemma4", "Gemma 4's <|channel>thought channel", "<|channel>"),
     _fp("mistral", "[THINK]…[/THINK]", "[THINK]"),
     _fp(
@@ -278,6 +279,7 @@ SAME_SYNTAX: tuple[tuple[str, ...], ...] = (
     ("jamba", "hunyuan_a13b"),
     ("llama3_json", "llama4_json"),
     ("cohere_command3", "cohere_command4"),
+    ("muse_glimmer", "muse", "musespark1x"),  # one wire; the channel rules differ
 )
 
 # The reasoning format of the family a tool format belongs to, where that family writes
@@ -540,6 +542,12 @@ def _reasoning_format(
         said = f"the chat template writes {rule.says}"
         if rule.format is None:
             return None, f"{said}, which no streamcall reasoning format reads"
+        if routed is not None and routed != rule.format and routed in _KIN.get(rule.format, ()):
+            # (Muse: the tool syntax group's names are reasoning formats too)
+            return routed, (
+                f"{said} ({rule.format}'s); the model id {model!r} routes to {routed}, "
+                "which reads the same syntax"
+            )
         return rule.format, f"{said}, so {rule.format}"
     if not any(m in present for m in THINK):
         return None, "no reasoning markers in the chat template"

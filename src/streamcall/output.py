@@ -10,7 +10,11 @@ straight through. A reasoning format whose tokenizer writes newlines as ``\\n``
 (``ReasoningSpec.recover_newlines``: MiniCPM-V) has them recovered last, in the text and
 the reasoning but not in the tool calls (``streamcall.text.newlines``). A tool marker that ends reasoning implicitly (Qwen3's ``<tool_call>``,
 Kimi K2's ``<|tool_calls_section_begin|>``) leaves the reasoning parser as ``Text``, so the
-tool parser sees the whole call, marker included. Either stage may be absent.
+tool parser sees the whole call, marker included. Either stage may be absent. With both,
+the reasoning parser is told that a tool parser reads its text (``feeds_tools``): where
+the two read the same message framing (Muse), it then hands on every frame, so that text
+the tool parser holds back is decided where its message ends, before the reasoning that
+follows.
 
 Both formats are routed from the model id when one is given; an explicit
 ``tool_format``/``reasoning_format`` wins, and ``"none"`` switches a stage off. The request
@@ -53,6 +57,8 @@ class OutputParser:
         self.tools = tools
         recover = isinstance(reasoning, MarkerReasoningParser) and reasoning.spec.recover_newlines
         self._newlines = NewlineEvents() if recover else None
+        if reasoning is not None and tools is not None:
+            reasoning.feeds_tools = True
 
     @property
     def reasoning_format(self) -> str | None:

@@ -93,6 +93,9 @@ CLOSERS: dict[str, tuple[str, str]] = {
     "minicpm5": _FUNCTION,
     "minimax_m2": ("</invoke>", "</invoke>"),
     "minimax_m3": ("</invoke>", "</invoke>"),
+    "muse": ("</atem:invoke>", "</atem:invoke>"),
+    "musespark1x": ("</atem:invoke>", "</atem:invoke>"),
+    "muse_glimmer": ("</atem:invoke>", "</atem:invoke>"),
     "step3": ("</steptml:invoke>", "</steptml:invoke>"),
     # pythonic: the separator, the next call, the list's end or the block's closer
     "pythonic": (",", "]"),
@@ -233,6 +236,13 @@ CUT_CASES: list[tuple[str, str, list[tuple[str, dict[str, Any], bool]], str]] = 
      [("f", {"a": 1}, False)], ""),
     ("openai", '<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": 1',
      [("f", {"a": 1}, True)], ""),
+    # Muse: the invoke's closer ends the call; a message's end before it leaves it cut
+    ("muse", '<|start|>assistant to=f<|message|><atem:invoke name="f"><atem:parameter '
+     'name="a">1</atem:parameter><|eom|>', [("f", {"a": 1}, True)], ""),
+    ("muse_glimmer", '<|start|>assistant to=f<|message|><atem:function_calls><atem:invoke '
+     'name="f"></atem:invoke>', [("f", {}, False)], ""),
+    ("muse", ' to=f<|message|><atem:invoke name="f"><atem:parameter name="a">x<|start|>'
+     'assistant to=user<|message|>ok', [("f", {"a": "x"}, True)], "ok"),
 ]  # fmt: skip
 
 

@@ -38,6 +38,17 @@ def _markers(name: str) -> list[str]:
                 "<|call|>",
                 "<|return|>",
             ]
+        if name in ("muse", "musespark1x", "muse_glimmer"):
+            return [
+                "<|start|>assistant",
+                " to=self",
+                " to=user",
+                " to=f",
+                "<|message|>",
+                "<atem:function_calls>",
+                "<|eom|>",
+                "<|eot|>",
+            ]
         return ["<think>", "</think>"]
     return [
         *spec.start,

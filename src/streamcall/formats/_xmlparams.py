@@ -91,7 +91,9 @@ else makes it the parameter it was written as. ``TEXT_REGION`` (Seed-OSS's
 ``<seed:think>``): text in which calls are drafts, not calls. ``JSON_ARGS`` (DSML): a call
 whose body is a JSON object has it for arguments, streamed verbatim (``ArgsStreamer``; the
 call's ``{`` is emitted already, so the object's own is dropped); junk after it, or JSON
-that breaks, ends the call ``incomplete``.
+that breaks, ends the call ``incomplete``. ``QUOTED_STRINGS`` (Muse, whose values are JSON
+when they load): an untyped value that starts with ``"`` is held, and is the string it
+encodes when it is one JSON string (``schema.quoted_string_json``), else its raw text.
 
 Whitespace after a call or block is markup if another call or block or the end follows,
 else text (``_skip_gap``). Inside a block that has held a call, the wrappers between calls
@@ -120,6 +122,7 @@ from streamcall.formats.schema import (
     STRING,
     compact_json,
     convert_value,
+    quoted_string_json,
     tool_properties,
     value_plan,
     whole_value_json,
@@ -215,6 +218,9 @@ class XmlParamsParser(ToolParser):
     TEXT_REGION: ClassVar[tuple[str, str] | None] = None
     #: parameter names that may wrap the call's arguments
     WRAPPER_KEYS: ClassVar[tuple[str, ...]] = ()
+    #: an untyped value that starts with ``"`` is held and, when it is one JSON string,
+    #: read as that string (Muse's values are JSON when they load)
+    QUOTED_STRINGS: ClassVar[bool] = False
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
@@ -225,14 +231,8 @@ class XmlParamsParser(ToolParser):
         self._stem = (
             cls.BLOCK_OPEN[:-1] if cls.MARKER_SUFFIX is not None and cls.BLOCK_OPEN else None
         )
-        self._stem_gap = ""  # blanks before a stem, taken for a gap between blocks
         self._setup_text_finder()
-        self._opener = ""  # the CALL_OPEN marker of the call whose header is read
-        self._mode = TEXT
-        self._in_block = False
-        self._calls_in_block = 0
-        self._json_block: _JsonBlock | None = None
-        self._reset_call()
+        self._reset_reading()
         self._steps: list[StepFn] = [
             self._read_text,
             self._read_region,
@@ -250,6 +250,24 @@ class XmlParamsParser(ToolParser):
             self._read_json_args,
             self._read_after_args,
         ]
+
+    def _reset_reading(self) -> None:
+        """The reading state of a fresh stream: ``__init__``'s, and again for an engine
+        that a host feeds one message at a time and finishes at each message's end (Muse's
+        tool channels), which is then read anew at the next one without building its
+        markers again. The call count and ids are kept (the host shares its own)."""
+        self._tail = ""
+        self._finished = False
+        self._raw = []
+        self._gap = None
+        self._delta.clear()
+        self._stem_gap = ""  # blanks before a stem, taken for a gap between blocks
+        self._opener = ""  # the CALL_OPEN marker of the call whose header is read
+        self._mode = TEXT
+        self._in_block = False
+        self._calls_in_block = 0
+        self._json_block: _JsonBlock | None = None
+        self._reset_call()
 
     def _param_types(self, function: str) -> dict[str, Any]:
         """The property schemas of a tool, a top-level union's included."""
@@ -597,6 +615,8 @@ class XmlParamsParser(ToolParser):
             flag = m.group("string")
             if flag is not None:
                 plan = STRING if flag == "true" else HELD
+        if plan == AUTO and self.QUOTED_STRINGS and value[:1] == '"':
+            return json_quote(key) + ":" + quoted_string_json(value)
         return json_quote(key) + ":" + whole_value_json(plan, types, value)
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
@@ -659,7 +679,9 @@ class XmlParamsParser(ToolParser):
                 return self._hold(out, pos)  # may still open a CDATA section
         if plan == STRING:
             self._open_string()
-        elif plan == HELD or (plan == AUTO and c in AUTO_JSON_START):
+        elif plan == HELD or (
+            plan == AUTO and (c in AUTO_JSON_START or (c == '"' and self.QUOTED_STRINGS))
+        ):
             self._mode = HELD_MODE
         elif c in ("tfn" if plan == AUTO else "n"):
             self._mode = LITERAL
@@ -750,6 +772,8 @@ class XmlParamsParser(ToolParser):
             types = self._types if self._plan == HELD else frozenset()
             if self._plan == NULLABLE_STRING:
                 text = "null" if raw.strip() == "null" else json_quote(raw)
+            elif self._plan == AUTO and raw[:1] == '"':  # (QUOTED_STRINGS)
+                text = quoted_string_json(raw)
             else:
                 text = convert_value(raw, types)
             self._add_args(text)

@@ -47,6 +47,13 @@ on the marker itself; the shared ones read a few characters more:
 - ``<function=`` with no ``<tool_call>`` before it: ``{`` after the opening tag (and
   blanks) is Functionary v3.1's JSON (``functionary_v3_1``); anything else
   ``qwen3_coder``. The hold: the name and the blanks after the tag.
+- ``<|start|>`` (Harmony's and Muse's message opener): ``<|channel|>`` before
+  ``<|message|>`` is Harmony (``openai``); ``<|message|>`` first is Muse, whose header has
+  no channel: ``muse_glimmer`` (the open checkpoints' template; Spark's ``muse`` reads the
+  same wire with other channel rules, which the text cannot tell). Neither within the
+  window: ``openai``. A Muse output's first message, whose header is bare (`` to=self
+  <|message|>``), comes before any ``<|start|>``: it is text to auto, so name the format
+  for Muse.
 
 Every other marker names one format (``MARKERS``).
 
@@ -207,6 +214,13 @@ def _function_eq(s: str) -> str | None:
     if i == len(s):
         return None
     return "functionary_v3_1" if s[i] == "{" else "qwen3_coder"
+def _start(s: str) -> str | None:
+    """``<|start|>`` (module docstring): Harmony's header has a channel, Muse's none."""
+    message = s.find("<|message|>", len("<|start|>"))
+    channel = s.find("<|channel|>", len("<|start|>"))
+    if channel >= 0 and (message < 0 or channel < message):
+        return "openai"
+    return "muse_glimmer" if message >= 0 else None
 
 
 def _fixed(name: str) -> Rule:
@@ -221,6 +235,7 @@ MARKERS: dict[str, tuple[Rule, str]] = {
     _CALL_BEGIN: (_deepseek, "deepseek_v31"),
     '<function name="': (_function_name, "minicpm5"),
     "<function=": (_function_eq, "qwen3_coder"),
+    "<|start|>": (_start, "openai"),
 }
 for _name, _markers in {
     "apertus": ("<|tools_prefix|>",),
@@ -254,7 +269,7 @@ for _name, _markers in {
     "mistral": ("[TOOL_CALLS]",),
     "nemotron_toolcall": ("<TOOLCALL>",),
     "olmo3": ("<function_calls>",),
-    "openai": ("<|channel|>", "<|start|>"),
+    "openai": ("<|channel|>",),
     "phi4_mini_json": ("functools[",),
     "plamo3": ("<|plamo:begin_tool_requests:plamo|>",),
     "seed_oss": ("<seed:tool_call>", "<seed:think>"),

@@ -29,7 +29,8 @@ nothing of it is released while it may still be a header, and nothing is searche
 It is not a header when a ``<|start|>`` comes before its ``<|message|>`` (the text up to
 that ``<|start|>`` is text), or when no ``<|message|>`` ends within the bound or before
 the end of the stream (its opener is text, and reading goes on right after it, so an
-opener inside it may still start a message). Every decision is a position in the text,
+opener inside it may still start a message). A reader made with ``breaks`` (Muse's
+terminators, ``muse_framing``) treats those tokens as it treats ``<|start|>``. Every decision is a position in the text,
 never the size of a chunk, so the result is the same however the text is cut.
 
 A body ends at the first terminator or opener (``BODY_ENDS``): in the token stream these
@@ -127,21 +128,23 @@ class HeaderReader:
       ``final``).
 
     While it holds, it remembers how far it searched, so the next chunk is searched only
-    where a marker may still begin.
+    where a marker may still begin. ``breaks``: tokens that, like ``<|start|>``, end the
+    text before ``<|message|>`` and make it no header (none for Harmony).
     """
 
-    __slots__ = ("_searched",)
+    __slots__ = ("_ends", "_searched")
 
-    def __init__(self) -> None:
+    def __init__(self, breaks: tuple[str, ...] = ()) -> None:
         self._searched = 0  # how far past ``pos`` the held header was searched
+        self._ends = MarkerFinder((MESSAGE, START, *breaks)) if breaks else _HEADER_ENDS
 
     def read(self, buf: str, pos: int, final: bool) -> tuple[int, Header | None]:
         opener = len(START) if buf.startswith(START, pos) else len(CHANNEL)
         searched = pos + self._searched if self._searched else 0
-        end, resume, marker = _HEADER_ENDS.find(buf, pos + opener, searched)
+        end, resume, marker = self._ends.find(buf, pos + opener, searched)
         self._searched = 0
-        if marker == START:  # a new message began before this header ended
-            return end, None
+        if marker is not None and marker != MESSAGE:
+            return end, None  # a new message (or a break) came before this header ended
         if marker is not None:
             if resume - pos <= MAX_HEADER:
                 return resume, parse_header(buf[pos:end])

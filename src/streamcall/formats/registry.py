@@ -67,6 +67,9 @@ ROUTES: tuple[tuple[str, str], ...] = (
     # Beyond vLLM's Rust table: families whose format is unambiguous, so that routing by
     # model id works for them too.
     ("gpt-oss", "openai"),
+    ("muse-spark", "muse"),  # never bare "muse" (MuseTalk, MusePose, muse-tts ...)
+    ("musespark", "muse"),
+    ("muse-glimmer", "muse_glimmer"),
     ("functiongemma", "functiongemma"),
     ("lfm2", "lfm2"),
     ("olmo-3", "olmo3"),

@@ -30,7 +30,8 @@ about a schema (once per call or per parameter) and converts a value that is who
   without a ``type`` mean an object or an array.
 - ``convert_value(raw, types)``: the JSON text of a held value (see its docstring for the
   rules: a value becomes JSON of a type the schema allows, else the string it is);
-  ``whole_value_json(plan, types, raw)``: a whole value by its plan, as streaming it gives.
+  ``whole_value_json(plan, types, raw)``: a whole value by its plan, as streaming it gives;
+  ``quoted_string_json(raw)``: an untyped value written as a JSON string, decoded.
 - ``container_schema`` and ``convert_element``: the same typing for a tree of elements
   (MiniMax-M3, whose parameters hold nested elements), following vLLM's conversion.
 
@@ -61,6 +62,7 @@ __all__ = [
     "convert_element",
     "convert_value",
     "load_json",
+    "quoted_string_json",
     "schema_properties",
     "tool_properties",
     "value_plan",
@@ -253,6 +255,16 @@ def whole_value_json(plan: int, types: frozenset[str], raw: str) -> str:
             return convert_value(raw, types)
         return raw if raw in LITERALS else json_quote(raw)
     return "null" if raw == "null" else json_quote(raw)  # NULLABLE_STRING
+
+
+def quoted_string_json(raw: str) -> str:
+    """The JSON text of an untyped value that starts with ``"``: the string it encodes
+    when it is one JSON string (``"a \\"b\\""``), else its raw text as a string."""
+    try:
+        value = load_json(raw)
+    except ValueError:
+        return json_quote(raw)
+    return json_quote(value if isinstance(value, str) else raw)
 
 
 def _reject_constant(name: str) -> Any:

@@ -18,6 +18,7 @@ from streamcall.reasoning._engine import (
     ReasoningSpec,
 )
 from streamcall.reasoning.harmony import HarmonyReasoningParser
+from streamcall.reasoning.muse import MuseReasoningParser
 from streamcall.reasoning.passthrough import AppendThinkParser, IdentityParser
 from streamcall.reasoning.specs import SPECS
 
@@ -33,7 +34,8 @@ __all__ = [
 
 _SPECS: dict[str, ReasoningSpec] = {spec.name: spec for spec in SPECS}
 #: the formats with a parser of their own rather than a row of the marker table (``SPECS``)
-_OWN_PARSER_FORMATS = ("identity", "minimax_m2_append_think", "openai_gptoss")
+_MUSE_FORMATS = ("muse", "musespark1x", "muse_glimmer")
+_OWN_PARSER_FORMATS = ("identity", "minimax_m2_append_think", "openai_gptoss", *_MUSE_FORMATS)
 
 # (substring, reasoning format), in priority order: as ``ROUTES`` of the tool formats, the
 # names of models that are not base families first (``Holo2-...-Qwen3`` is holo2, the
@@ -43,6 +45,9 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     # -- names that win over a base family's ---------------------------------------------
     ("gpt-oss", "openai_gptoss"),
     ("gpt_oss", "openai_gptoss"),
+    ("muse-spark", "muse"),  # never bare "muse" (MuseTalk, MusePose, ...)
+    ("musespark", "muse"),
+    ("muse-glimmer", "muse_glimmer"),
     ("deepseek-r1", "deepseek_r1"),
     ("qwq", "deepseek_r1"),
     ("mimo", "mimo"),
@@ -142,5 +147,7 @@ def reasoning_parser(
         return AppendThinkParser(name, prompt_opened=prompt_opened)
     if name == "openai_gptoss":
         return HarmonyReasoningParser(name, prompt_opened=prompt_opened)
+    if name in _MUSE_FORMATS:
+        return MuseReasoningParser(name, prompt_opened=prompt_opened)
     known = ", ".join(reasoning_formats())
     raise ValueError(f"unknown reasoning format {name!r}; known formats: {known}")

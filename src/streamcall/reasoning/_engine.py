@@ -132,6 +132,11 @@ class ReasoningParser(FeedLoop):
     to the next chunk, and the step of the current mode reads what it can decide.
     """
 
+    #: a tool parser reads this parser's ``Text`` (``output.OutputParser`` sets it): a
+    #: format whose tool parser reads the same message framing (Muse) then hands on every
+    #: frame, so that the tool parser sees each message's end where it is
+    feeds_tools: bool = False
+
     def __init__(self, name: str) -> None:
         super().__init__()
         self.name = name

@@ -104,6 +104,13 @@ def partial_marker_len(buf: str, markers: Iterable[str], start: int = 0) -> int:
     return 0 if m is None else n - m.start()
 
 
+@functools.lru_cache(maxsize=256)
+def _finder_re(markers: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
+    """The markers longest first, and the pattern of any of them: built once per set."""
+    ordered = tuple(sorted(markers, key=len, reverse=True))
+    return ordered, re.compile("|".join(re.escape(m) for m in ordered))
+
+
 class MarkerFinder:
     """Finds the first of several markers, holding back a partial one at the end.
 
@@ -113,8 +120,7 @@ class MarkerFinder:
     __slots__ = ("_partial_re", "_re", "_reach", "markers")
 
     def __init__(self, markers: Sequence[str]) -> None:
-        self.markers = tuple(sorted(markers, key=len, reverse=True))
-        self._re = re.compile("|".join(re.escape(m) for m in self.markers))
+        self.markers, self._re = _finder_re(tuple(markers))
         self._partial_re, self._reach = _partial_re(self.markers, False)
 
     def find(self, buf: str, pos: int, searched: int = 0) -> tuple[int, int, str | None]:

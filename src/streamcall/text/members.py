@@ -25,6 +25,7 @@ value) is not a short member here: the engine reads it token by token.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -53,6 +54,7 @@ def any_prefix(words: Iterable[str]) -> str:
     return "(?:" + "|".join(map(re.escape, sorted(cuts, key=len, reverse=True))) + ")"
 
 
+@functools.lru_cache(maxsize=128)
 def tagged_member_pattern(
     opens: Sequence[str], header: re.Pattern[str], close: str, markers: Sequence[str]
 ) -> str | None:

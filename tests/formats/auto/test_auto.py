@@ -49,6 +49,11 @@ EQUIVALENT = {
     "llama4_json": "llama3_json",
 }
 
+#: formats auto cannot tell from the one it picks: the same wire read by other rules
+#: (Muse Spark types a key the schema types as a string raw, Glimmer reads every value as
+#: JSON when it loads), so only the choice and the calls' names are compared
+SAME_WIRE = {"muse": "muse_glimmer", "musespark1x": "muse_glimmer"}
+
 AROUND = ["", "Sure. ", "Let me check.\n", "  ", "a < b, [1] {x}: "]
 
 
@@ -119,6 +124,10 @@ def test_rendered_calls_pick_their_format(
     if fmt in NOT_SNIFFED:
         assert chosen is None
         assert got == [("text", text)]
+        return
+    if fmt in SAME_WIRE:
+        assert chosen == SAME_WIRE[fmt]
+        assert [v.name for _, v in got if isinstance(v, testing.Call)] == [n for n, _ in call_list]
         return
     assert chosen == EQUIVALENT.get(fmt, fmt)
     assert got == own
@@ -202,6 +211,10 @@ def test_random_text(data: st.DataObject, text: str) -> None:
         ('<function name="f">\n<parameter=a>', "qwen3_coder"),
         ('<function name="f"></function>', "minicpm5"),
         ("functools[", "phi4_mini_json"),
+        ("<|start|>assistant<|channel|>analysis<|message|>", "openai"),
+        ("<|start|>assistant to=functions.f<|channel|>commentary<|message|>", "openai"),
+        ("<|start|>assistant to=get_weather<|message|>", "muse_glimmer"),
+        ("<|start|>assistant<|message|>x<|channel|>", "muse_glimmer"),
     ],
 )
 def test_rules(window: str, chosen: str) -> None:
@@ -226,6 +239,7 @@ def test_rules(window: str, chosen: str) -> None:
         "<tool_calls><tool_call>f<tool_s",
         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function",
         '<function name="f"><param',
+        "<|start|>assistant to=f<|mess",
     ],
 )
 def test_rules_wait_for_what_decides(window: str) -> None:
