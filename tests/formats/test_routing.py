@@ -376,11 +376,19 @@ def test_reasoning_fine_tunes_named_with_their_base(model: str, expected: str) -
 def test_reasoning_markers_route(model: str, expected: str) -> None:
     assert reasoning_format_for_model(model) == expected
     assert reasoning_format_for_model(model.upper()) == expected
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
         ("meta/muse-spark-1.3-contributor", "muse"),
         ("facebook/MuseSpark1x", "muse"),
         ("meta/Muse-Glimmer-30B", "muse_glimmer"),
+    ],
+)
 def test_muse_ids_route_both_parsers(model: str, expected: str) -> None:
     assert format_for_model(model) == expected
+    assert reasoning_format_for_model(model) == expected
 
 
 @pytest.mark.parametrize(
@@ -396,8 +404,14 @@ def test_muse_ids_route_both_parsers(model: str, expected: str) -> None:
     ],
 )
 def test_reasoning_markers_negative(model: str) -> None:
+    assert reasoning_format_for_model(model) is None
+
+
+@pytest.mark.parametrize(
+    "model",
     # Other models named Muse write no ATEM: a bare "muse" never routes.
     ["TMElyralab/MuseTalk", "TMElyralab/MusePose", "acme/muse-tts-1b", "muse", "amused/amused-256"],
+)
 def test_other_muse_models_do_not_route_to_muse(model: str) -> None:
     assert format_for_model(model) is None
     assert reasoning_format_for_model(model) is None

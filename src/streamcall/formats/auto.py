@@ -214,6 +214,8 @@ def _function_eq(s: str) -> str | None:
     if i == len(s):
         return None
     return "functionary_v3_1" if s[i] == "{" else "qwen3_coder"
+
+
 def _start(s: str) -> str | None:
     """``<|start|>`` (module docstring): Harmony's header has a channel, Muse's none."""
     message = s.find("<|message|>", len("<|start|>"))

@@ -64,7 +64,7 @@ class Llama3JsonParser(JsonCallsParser):
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
         self._builtin = PythonArgs(self._builtin_ended, max_keyword=self.MAX_HEAD)
-        self._steps = (*self._steps, self._builtin.read)
+        self._steps = [*self._steps, self._builtin.read]
 
     def _other_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step | None:
         """``NAME.call(`` after ``<|python_tag|>``: a built-in tool's call."""
