@@ -42,6 +42,11 @@ OFF_ON = [
     ("holo2", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
     ("hy_v3", _ctk(reasoning_effort="no_think"), _ctk(reasoning_effort="high")),
     ("hy_v4", {"reasoning_effort": "no_think"}, {"reasoning_effort": "low"}),
+    ("minimax_m3", _ctk(thinking_mode="disabled"), _ctk(thinking_mode="enabled")),
+    ("minicpmv", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
+    ("granite_thinking_parser", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
+    ("cohere_command4", _ctk(reasoning=False), _ctk(reasoning=True)),
+    ("cohere_command4", {"reasoning_effort": "none"}, {"reasoning_effort": "high"}),
 ]
 
 
