@@ -76,14 +76,9 @@ class MistralParser(HeaderJsonParser):
         super().__init__(*args, **kwargs)
         self._list = _MistralList(self.tools, id_prefix=self.id_prefix)
         self._list._ids = self._ids  # one stream: one set of ids
-        self._steps = (
-            self._read_text,
-            self._read_form,
-            self._read_open,
-            self._read_args,
-            self._read_between,
-            self._read_list,
-        )
+        steps = list(self._steps)  # the engine's, the header's step replaced, and LIST's
+        steps[Mode.HEADER] = self._read_form
+        self._steps = (*steps, self._read_list)
 
     def _header(self, text: str) -> tuple[str, str | None] | None:
         name, sep, call_id = text.partition(CALL_ID)
