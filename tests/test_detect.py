@@ -234,10 +234,10 @@ def test_a_model_id_picks_the_member_of_a_syntax_group() -> None:
 
 
 def test_a_syntax_without_a_format_is_not_routed_by_a_base_familys_name() -> None:
-    text = "{{- '<atem:function_calls>' + calls | tojson + '</atem:function_calls>' }}"
-    found = detect_template(text, model="acme/Llama-3.1-8B-atem")
+    text = """{{- 'Action: ```json' }}[{"tool_name": "{{ name }}"}]"""
+    found = detect_template(text, model="acme/Llama-3.1-8B-actions")
     assert found.format is None  # not llama3_json, which the id alone routes to
-    assert "<atem:function_calls>" in found.why and "no streamcall format reads" in found.why
+    assert "Action:" in found.why and "no streamcall format reads" in found.why
 
 
 def test_the_templates_syntax_wins_over_a_base_familys_name() -> None:
