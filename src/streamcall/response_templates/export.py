@@ -587,6 +587,13 @@ EXPORTED: dict[str, Exported] = {
     ),
 }
 
+_MUSE = (
+    "Muse's values are JSON when they load, else the text byte-exact, where the `json` "
+    "parser's `allow_non_json` gives the text stripped (`line1\\nline2\\n` loses its last "
+    "newline); and the template's doubled name `NAME.NAME` is `NAME` only when that is a "
+    "tool of the request, which no transform can read."
+)
+
 UNEXPRESSIBLE: dict[str, str] = {
     "apertus": (
         'Each call is `{"NAME": {arguments}}`: the function name is a JSON key, and a '
@@ -597,6 +604,9 @@ UNEXPRESSIBLE: dict[str, str] = {
         '...}"`): no content parser decodes a string inside a parsed value, so the template '
         "would give the string, where streamcall gives the object."
     ),
+    "muse": _MUSE,
+    "musespark1x": _MUSE,
+    "muse_glimmer": _MUSE,
     "olmo3": (
         "The calls are Python calls one a line (`f(a=1)\\ng()`), not a list: python-call-list "
         "reads only `[...]`, and a region holds one value, so there is no way to read the "
