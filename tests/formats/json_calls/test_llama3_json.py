@@ -160,11 +160,13 @@ def test_python_tag(data: st.DataObject) -> None:
 
 
 @given(data=st.data())
-def test_python_tag_with_pythonic_body_is_text(data: st.DataObject) -> None:
+def test_python_tag_with_a_builtin_tool_call(data: st.DataObject) -> None:
+    """Llama 3.1/3.3's built-in tools (``NAME.call(...)`` after ``<|python_tag|>``) are
+    calls since issue 16 (they were text; tests/formats/json_calls has their fixtures)."""
     text = '<|python_tag|>brave_search.call(query="weather")'
     content, calls = summary(check_format("llama3_json", text, data))
-    assert calls == []
-    assert content == text
+    assert calls == [("brave_search", {"query": "weather"})]
+    assert content == ""
 
 
 @given(data=st.data())
