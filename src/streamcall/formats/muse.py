@@ -89,6 +89,7 @@ from streamcall.formats.muse_framing import (
     Channels,
     body_end,
     header_reader,
+    whole_body,
 )
 from streamcall.formats.schema import (
     AUTO_JSON_START,
@@ -98,7 +99,7 @@ from streamcall.formats.schema import (
     tool_properties,
     value_plan,
 )
-from streamcall.text import Step
+from streamcall.text import Step, fast
 
 __all__ = ["Mode", "MuseGlimmerParser", "MuseParser"]
 
@@ -180,9 +181,23 @@ class MuseParser(ToolParser):
     # -- messages ----------------------------------------------------------------------------
 
     def _read_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end, resume, marker, recipient = body_end(buf, pos, final)
+        atem = self._atem
+        if atem is not None and not final and not atem._tail:
+            # A tool channel's body that goes on past this chunk: the engine reads it here,
+            # and what the engine holds is held here too, as this parser's tail (so the
+            # engine keeps no tail of its own, and the next chunk may take this path again).
+            if fast.FAST and whole_body(buf, pos):
+                # (the common chunk, all of it the body's: read in this buffer)
+                return atem._read(buf, pos, out, False), True
+            end, resume, marker, recipient = body_end(buf, pos, final)
+            if marker is None:
+                if end > pos:
+                    end = pos + atem._read(buf[pos:end], 0, out, False)
+                return end, True
+        else:
+            end, resume, marker, recipient = body_end(buf, pos, final)
         if end > pos:
-            self._body_text(buf[pos:end], out)
+            self._body_text(buf[pos:end] if pos or end < len(buf) else buf, out)
         if marker is None:
             return end, True
         if marker == START:
