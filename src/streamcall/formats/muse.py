@@ -187,8 +187,15 @@ class MuseParser(ToolParser):
             # and what the engine holds is held here too, as this parser's tail (so the
             # engine keeps no tail of its own, and the next chunk may take this path again).
             if fast.FAST and whole_body(buf, pos):
-                # (the common chunk, all of it the body's: read in this buffer)
-                return atem._read(buf, pos, out, False), True
+                # (the common chunk, all of it the body's: read in this buffer, the
+                # engine's loop written out, a call fewer per chunk)
+                steps = atem._steps
+                n = len(buf)
+                while pos < n:
+                    pos, hold = steps[atem._mode](buf, pos, out, False)
+                    if hold:
+                        break
+                return pos, True
             end, resume, marker, recipient = body_end(buf, pos, final)
             if marker is None:
                 if end > pos:
