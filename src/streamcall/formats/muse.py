@@ -32,9 +32,9 @@ any other             a tool channel              a tool channel
 ====================  ==========================  ===============
 
 A tool channel's body is read by the XML-parameter engine (``_AtemCalls``: ``_xmlparams``
-with ``atem:`` tags; one per stream, read anew at each tool channel), fed the body as it
-arrives and finished at its end: calls stream while they are written, and what is not
-ATEM (prose, junk after a call) is text. ATEM anywhere else (unframed, or echoed in reasoning or in the answer) is
+with ``atem:`` tags; one per stream, read anew at each tool channel): its steps read the
+body in this parser's buffer as it arrives, and it is finished at the body's end. Calls
+stream while they are written; what is not ATEM (prose, junk after a call) is text. ATEM anywhere else (unframed, or echoed in reasoning or in the answer) is
 that message's text. Headers and terminators are markup and dropped; so is a stray
 terminator outside a message. Text before the first header is text.
 
@@ -59,8 +59,10 @@ Modes (``Mode``) and what each step reads::
 
 What it holds back: a partial frame token, the end of a body that may still become a bare
 header, a framed header until it is decided (``muse_framing``); inside a tool channel,
-what the XML-parameter engine holds. A call cut off by the end of its message (or of the
-stream) ends ``incomplete``, its JSON closed.
+what the XML-parameter engine holds, kept in this parser's tail (the engine keeps one of
+its own only when a body is cut by a ``<|start|>`` that may open a header). The common
+chunk of a body is read with one test (``muse_framing.whole_body``). A call cut off by the
+end of its message (or of the stream) ends ``incomplete``, its JSON closed.
 
 With the reasoning parser of the same name in front (``output_parser``), this parser reads
 what that one hands on: every frame and every body but reasoning's (``reasoning/muse.py``),
@@ -89,6 +91,7 @@ from streamcall.formats.muse_framing import (
     Channels,
     body_end,
     header_reader,
+    whole_body,
 )
 from streamcall.formats.schema import (
     AUTO_JSON_START,
@@ -98,7 +101,7 @@ from streamcall.formats.schema import (
     tool_properties,
     value_plan,
 )
-from streamcall.text import Step
+from streamcall.text import Step, fast
 
 __all__ = ["Mode", "MuseGlimmerParser", "MuseParser"]
 
@@ -180,9 +183,30 @@ class MuseParser(ToolParser):
     # -- messages ----------------------------------------------------------------------------
 
     def _read_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end, resume, marker, recipient = body_end(buf, pos, final)
+        atem = self._atem
+        if atem is not None and not final and not atem._tail:
+            # A tool channel's body that goes on past this chunk: the engine reads it here,
+            # and what the engine holds is held here too, as this parser's tail (so the
+            # engine keeps no tail of its own, and the next chunk may take this path again).
+            if fast.FAST and whole_body(buf, pos):
+                # (the common chunk, all of it the body's: read in this buffer, the
+                # engine's loop written out, a call fewer per chunk)
+                steps = atem._steps
+                n = len(buf)
+                while pos < n:
+                    pos, hold = steps[atem._mode](buf, pos, out, False)
+                    if hold:
+                        break
+                return pos, True
+            end, resume, marker, recipient = body_end(buf, pos, final)
+            if marker is None:
+                if end > pos:
+                    end = pos + atem._read(buf[pos:end], 0, out, False)
+                return end, True
+        else:
+            end, resume, marker, recipient = body_end(buf, pos, final)
         if end > pos:
-            self._body_text(buf[pos:end], out)
+            self._body_text(buf[pos:end] if pos or end < len(buf) else buf, out)
         if marker is None:
             return end, True
         if marker == START:
@@ -287,9 +311,9 @@ class MuseGlimmerParser(MuseParser):
 
 
 class _AtemCalls(XmlParamsParser):
-    """The ATEM calls of a tool channel's body (``MuseParser``): fed the body as it
-    arrives and finished at its end, then read anew (``_reset_reading``) at the next tool
-    channel; call indices and ids are the host's."""
+    """The ATEM calls of a tool channel's body (``MuseParser``): its steps read the body
+    in the host's buffer, it is finished at the body's end and read anew
+    (``_reset_reading``) at the next tool channel; call indices and ids are the host's."""
 
     BLOCK_OPEN = "<atem:function_calls>"
     BLOCK_CLOSE = "</atem:function_calls>"

@@ -36,7 +36,8 @@ What a body is depends on its recipient and on the format (``Channels``: ``SPARK
 or a tool channel, whose body holds the ATEM calls.
 
 What it holds back: a partial frame token at the end of the buffer (``StopMarkers``:
-every token starts with ``<|``, so a buffer without it holds none); the end of a body
+every token starts with ``<|``, so a buffer without it holds none; ``whole_body`` is the
+fast read of a chunk that holds nothing); the end of a body
 that may still become a bare header (``to=`` and its name so far, ``t`` or ``to``, and
 the blanks before them: ``held_from``, at most ``MAX_BLANKS + MAX_RECIPIENT + 3``
 characters); a framed header until it is decided. Each decision is a position in the
@@ -50,7 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from streamcall.formats.harmony_framing import MAX_HEADER, HeaderReader
-from streamcall.text import StopMarkers
+from streamcall.text import StopMarkers, fast
 
 __all__ = [
     "BODY_ENDS",
@@ -76,6 +77,7 @@ __all__ = [
     "body_end",
     "header_reader",
     "held_from",
+    "whole_body",
 ]
 
 START = "<|start|>"
@@ -92,6 +94,8 @@ MAX_BLANKS = 16
 _TO = "to="
 _NAME_REACH = MAX_RECIPIENT + len(_TO)
 
+_LEAD = "<|"  # what every frame token starts with
+_MAY_HOLD = frozenset("t \t<")  # last characters that may begin markup (and "to")
 _NAME = re.compile(r"[^\s<]*")
 _BLANKS_AT_END = re.compile(r"[ \t]*\Z")
 
@@ -141,14 +145,21 @@ def held_from(buf: str, pos: int, end: int) -> int:
     """Where the end of a body's text ``buf[pos:end]`` may still become a bare header,
     which must be held: ``to=`` and a name so far, ``to`` or ``t``, and the blanks
     before them (or blanks alone). ``end`` if nothing is held."""
-    start = end
+    if end <= pos:
+        return end
     i = buf.rfind(_TO, max(pos, end - _NAME_REACH), end)
     if i >= 0 and _NAME.fullmatch(buf, i + 3, end) is not None:
         start = i
-    elif buf.endswith("to", pos, end):
-        start = end - 2
-    elif buf.endswith("t", pos, end):
-        start = end - 1
+    else:
+        last = buf[end - 1]
+        if last == "t":
+            start = end - 1
+        elif last == "o" and end - 2 >= pos and buf[end - 2] == "t":
+            start = end - 2
+        elif last == " " or last == "\t":
+            start = end
+        else:
+            return end  # (the common chunk: one rfind, one character)
     return _blanks_before(buf, pos, start)
 
 
@@ -164,6 +175,22 @@ def bare_header(buf: str, pos: int, end: int) -> tuple[int, str]:
     return _blanks_before(buf, pos, start), recipient
 
 
+def whole_body(buf: str, pos: int) -> bool:
+    """The fast read of the common chunk: all of ``buf[pos:]`` (not empty) is body text
+    that no later text can make markup, so that ``body_end(buf, pos, False)`` is
+    ``(len(buf), len(buf), None, '')``: no frame token in ``buf`` (nor a cut one: its
+    ``<`` last), no ``to=`` within reach of its end, and a last character that begins no
+    bare header (``t``, ``o``, a blank)."""
+    n = len(buf)
+    last = buf[-1]
+    return (
+        _LEAD not in buf
+        and last not in _MAY_HOLD
+        and (last != "o" or buf[-2:] != "to")
+        and buf.rfind(_TO, max(pos, n - _NAME_REACH), n) < 0
+    )
+
+
 def body_end(buf: str, pos: int, final: bool) -> tuple[int, int, str | None, str]:
     """Where a body read from ``pos`` stops: ``(end, resume, marker, recipient)``.
 
@@ -174,9 +201,11 @@ def body_end(buf: str, pos: int, final: bool) -> tuple[int, int, str | None, str
       (``header_reader``), else the body goes on;
     - ``MESSAGE``: a bare header ``buf[end:resume]`` with ``recipient`` ends the body.
     """
+    if not final and fast.FAST and whole_body(buf, pos):
+        return len(buf), len(buf), None, ""
     end, resume, marker = BODY_ENDS.find(buf, pos, final)
     if marker is None:
-        if not final and end > pos:
+        if not final:
             end = held_from(buf, pos, end)
         return end, end, None, ""
     if marker == MESSAGE:
