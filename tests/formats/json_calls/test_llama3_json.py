@@ -160,11 +160,14 @@ def test_python_tag(data: st.DataObject) -> None:
 
 
 @given(data=st.data())
-def test_python_tag_with_pythonic_body_is_text(data: st.DataObject) -> None:
+def test_python_tag_with_a_builtin_tool_call(data: st.DataObject) -> None:
+    # Llama 3.1's built-in tools (more in test_llama3_builtin.py); other Python is text
     text = '<|python_tag|>brave_search.call(query="weather")'
     content, calls = summary(check_format("llama3_json", text, data))
-    assert calls == []
-    assert content == text
+    assert calls == [("brave_search", {"query": "weather"})]
+    assert content == ""
+    text = '<|python_tag|>print("weather")'
+    assert summary(check_format("llama3_json", text, data)) == (text, [])
 
 
 @given(data=st.data())
