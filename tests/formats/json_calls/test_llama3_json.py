@@ -161,12 +161,13 @@ def test_python_tag(data: st.DataObject) -> None:
 
 @given(data=st.data())
 def test_python_tag_with_a_builtin_tool_call(data: st.DataObject) -> None:
-    """Llama 3.1/3.3's built-in tools (``NAME.call(...)`` after ``<|python_tag|>``) are
-    calls since issue 16 (they were text; tests/formats/json_calls has their fixtures)."""
+    # Llama 3.1's built-in tools (more in test_llama3_builtin.py); other Python is text
     text = '<|python_tag|>brave_search.call(query="weather")'
     content, calls = summary(check_format("llama3_json", text, data))
     assert calls == [("brave_search", {"query": "weather"})]
     assert content == ""
+    text = '<|python_tag|>print("weather")'
+    assert summary(check_format("llama3_json", text, data)) == (text, [])
 
 
 @given(data=st.data())
