@@ -139,6 +139,8 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("lfm2", "<|tool_call_start|>", "<|tool_call_start|>"),
     _fp("longcat", "<longcat_tool_call>", "<longcat_tool_call>"),
     _fp("step3", "<steptml:invoke", "<steptml:invoke"),
+    _fp("k2_horizon", "K2 Horizon's <ifm|tool_call>", "<ifm|tool_call>"),
+    _fp("iquest_q1", "<iquest_tool_call>", "<iquest_tool_call>"),
     _fp(
         "deepseek_v3",
         "<｜tool▁calls▁begin｜> with a ```json body",
@@ -160,6 +162,7 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp(None, "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     _fp(None, 'an Action: block of "tool_name" objects (Command R+)', "Action:", '"tool_name":'),
     _fp(None, ">>>recipient turns (Functionary v3)", ">>>all"),
+    _fp(None, "<iquestcoder_tool_call> (IQuest-Coder V2)", "<iquestcoder_tool_call>"),
     # -- HY: <tool_calls><tool_call>NAME<tool_sep><arg_key>..., tokens with a suffix --------
     _fp(
         "hy_v3",
@@ -178,6 +181,7 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
         "<parameter=",
     ),
     _fp(None, "<function=NAME>{json}</function> (Functionary v3.1)", "<function=", "</function>"),
+    _fp("telechat4", "<tool_call>NAME with <param_key>", "<tool_call>", "<param_key>"),
     _fp(
         "glm47",
         "<tool_call>NAME<arg_key> (no newline after the name)",
@@ -235,6 +239,7 @@ REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("mistral", "[THINK]…[/THINK]", "[THINK]"),
     _fp("cohere_command3", "<|START_THINKING|>", "<|START_THINKING|>"),
     _fp("seed_oss", "<seed:think>", "<seed:think>"),
+    _fp("k2_horizon", "K2 Horizon's <ifm|think>", "<ifm|think"),
     _fp("granite", "'Here is my thought process:'", "Here is my thought process"),
     _fp("granite", "'Here's my thought process:'", "Here's my thought process"),
     _fp(None, "<|inner_prefix|>…<|inner_suffix|> (Apertus)", "<|inner_prefix|>"),
@@ -251,7 +256,8 @@ THINK: tuple[str, ...] = ("<think", "</think")
 SAME_SYNTAX: tuple[tuple[str, ...], ...] = (
     ("hermes", "qwen3_json", "granite4", "ernie45"),
     ("qwen3_coder", "qwen3_xml", "mimo", "step3p5"),
-    ("glm45", "glm47", "poolside_v1"),
+    ("glm45", "glm47", "poolside_v1", "ling3"),
+    ("telechat4", "xingchen4", "xing4_0"),
     ("jamba", "hunyuan_a13b"),
     ("llama3_json", "llama4_json"),
     ("cohere_command3", "cohere_command4"),
@@ -271,6 +277,10 @@ THINK_FAMILIES: dict[str, str] = {
     "hy_v3": "hy_v3",
     "hy_v4": "hy_v4",
     "kimi_k2": "kimi_k2",
+    "ling3": "ling3",
+    "telechat4": "telechat4",
+    "xingchen4": "xingchen4",
+    "xing4_0": "xing4_0",
     "mimo": "mimo",
     "minimax_m2": "minimax_m2",
     "olmo3": "olmo3",

@@ -71,6 +71,16 @@ EXAMPLES = [
     ("openbmb/MiniCPM5-8B", "minicpm5"),
     ("Team-ACE/ToolACE-8B", "pythonic"),
     ("poolside/Laguna-XS.2", "poolside_v1"),
+    # issue 16 (ids marked [unverified] in docs/research/formats16.md follow the pattern)
+    ("org/k2-horizon-mova-36b-a4b", "k2_horizon"),
+    ("org/K2-V3-Instruct", "k2_horizon"),
+    ("inclusionAI/Ling-3-flash", "ling3"),
+    ("inclusionAI/Ring-3-mini", "ling3"),
+    ("IQuestLab/IQuest-Q1-Instruct", "iquest_q1"),
+    ("org/iquest_q1-small", "iquest_q1"),
+    ("Tele-AI/TeleChat4-32B", "telechat4"),
+    ("org/XingChen4-Instruct", "xingchen4"),
+    ("org/Xing4.0-chat", "xingchen4"),
 ]
 
 
@@ -97,6 +107,10 @@ def test_every_pattern_has_an_example() -> None:
         ("MiniMaxAI/MiniMax-M1-40k", "minimax"),  # not minimax_m2
         ("ibm-granite/granite-4.0-h-small", "granite4"),  # not granite
         ("stepfun-ai/Step-3.5", "step3p5"),  # not step3
+        # K2 Horizon is not Kimi K2, nor the other way round
+        ("moonshotai/Kimi-K2-Instruct-0905", "kimi_k2"),
+        ("moonshotai/Kimi-K2.5", "kimi_k2"),
+        ("org/K2-Horizon-Qwen3-distill", "k2_horizon"),
     ],
 )
 def test_order_sensitive_cases(model: str, expected: str) -> None:
@@ -112,6 +126,17 @@ def test_order_sensitive_cases(model: str, expected: str) -> None:
         "ibm-granite/granite-3.3-8b-instruct",
         "ibm-granite/granite-20b-functioncalling",
         "ibm-granite/granite-guardian-3.2-5b",
+        # Neighbours of the issue-16 patterns that write no format of theirs.
+        "inclusionAI/Ling-lite-1.5",
+        "inclusionAI/Ling-plus",
+        "inclusionAI/Ling-2.0-flash",
+        "inclusionAI/Ring-2.5-1T",
+        "inclusionAI/bailing-pro",
+        "IQuestLab/IQuest-Coder-V1-40B-Instruct",
+        "IQuestLab/IQuest-Coder-V2-Instruct",
+        "Tele-AI/TeleChat2-7B",
+        "Tele-AI/TeleChat3-36B",
+        "LLM360/K2-Think",
         # Ids that name no known family.
         "gpt2",
         "tiiuae/falcon-7b",

@@ -54,6 +54,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("hunyuan-a13b", "hunyuan_a13b"),
     ("hy3", "hy_v3"),
     ("hy_v3", "hy_v3"),
+    ("k2-horizon", "k2_horizon"),  # (before kimi-k2, though neither catches the other)
+    ("k2-v3", "k2_horizon"),
     ("kimi-k2", "kimi_k2"),
     ("minimax-m2", "minimax_m2"),
     ("holo2", "holo2"),
@@ -64,6 +66,11 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("step3", "step3"),
     ("nemotron", "nemotron_v3"),
     ("poolside", "poolside_v1"),
+    ("ling-3", "ling3"),
+    ("ring-3", "ling3"),
+    ("telechat4", "telechat4"),
+    ("xingchen4", "xingchen4"),
+    ("xing4", "xingchen4"),
     # -- base families ----------------------------------------------------------------------
     ("deepseek-v4.1", "deepseek_v41"),
     ("deepseek-v4", "deepseek_v4"),
