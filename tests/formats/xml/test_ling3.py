@@ -17,7 +17,16 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.formats.registry import parser_class, tool_parser
-from support import calls, check_contract, check_upstream_case, schema_for, upstream_cases
+from support import (
+    calls,
+    check_contract,
+    check_format,
+    check_upstream_case,
+    schema_for,
+    summary,
+    typed_tool,
+    upstream_cases,
+)
 
 CASES = [c for c in upstream_cases("ling3") if c.values[0]["parser"] == "tool"]
 
@@ -36,3 +45,36 @@ def test_reads_what_glm47_reads(data: st.DataObject, call_list: Any) -> None:
         items = check_contract("ling3", text, data, tools)
         glm = testing.coalesce(testing.run(tool_parser("glm47", tools=tools), [text]))
         assert items == glm
+
+
+TOOLS = [typed_tool("get_weather", city="string", days="integer"), typed_tool("ping")]
+WEATHER = "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Oslo</arg_value>"
+FIXED: list[tuple[str, str, list[tuple[str, dict[str, Any]]]]] = [
+    ("No call here.", "No call here.", []),
+    (WEATHER + "</tool_call>", "", [("get_weather", {"city": "Oslo"})]),
+    (
+        "Checking.\n" + WEATHER + "<arg_key>days</arg_key><arg_value>3</arg_value></tool_call>",
+        "Checking.\n",
+        [("get_weather", {"city": "Oslo", "days": 3})],
+    ),
+    (
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n"
+        "</tool_call>\n<tool_call>ping</tool_call>",
+        "",
+        [("get_weather", {"city": "Oslo"}), ("ping", {})],
+    ),
+    (WEATHER + "</tool_call>\nDone.", "\nDone.", [("get_weather", {"city": "Oslo"})]),
+    ("<tool_call>ping</tool_call>", "", [("ping", {})]),
+    (
+        "<tool_call>get_weather<arg_key>city</arg_key><arg_value>\nNew York\n</arg_value>"
+        "</tool_call>",
+        "",
+        [("get_weather", {"city": "New York"})],
+    ),
+    ("a <b> c <tool_call", "a <b> c <tool_call", []),
+]
+
+
+@pytest.mark.parametrize(("text", "content", "want"), FIXED)
+def test_fixed_texts(text: str, content: str, want: Any) -> None:
+    assert summary(check_format("ling3", text, None, TOOLS)) == (content, want)
