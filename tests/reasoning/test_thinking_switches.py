@@ -42,6 +42,11 @@ OFF_ON = [
     ("holo2", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
     ("hy_v3", _ctk(reasoning_effort="no_think"), _ctk(reasoning_effort="high")),
     ("hy_v4", {"reasoning_effort": "no_think"}, {"reasoning_effort": "low"}),
+    ("ling3", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
+    ("ling3", _ctk(thinking=False), _ctk(thinking=True)),
+    ("telechat4", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
+    ("xingchen4", _ctk(thinking=False), _ctk(thinking=True)),
+    ("xing4_0", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
 ]
 
 

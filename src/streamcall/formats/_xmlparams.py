@@ -744,20 +744,29 @@ class XmlParamsParser(ToolParser):
         """A string value's text up to ``end``, no terminator in it (STRIP_VALUES): the
         blanks at its end wait in ``_blanks``, consumed, until text (they are the value's)
         or the terminator (they are not) follows."""
-        text = buf[pos:end]
+        text = buf[pos:end] if pos or end < len(buf) else buf
         body = text.rstrip()
+        trailing = len(text) - len(body)
         if body:
             blanks = self._blanks
             if blanks:
                 blanks.append(body)
                 body = "".join(blanks)
                 blanks.clear()
-            self._add_args(json_quote(body)[1:-1])
-        if not final and len(text) > len(body := text.rstrip()):
-            self._blanks.append(text[len(body) :])
+            piece = json_quote(body)[1:-1]
+            self._parts.append(piece)
+            if not self._delta and not final:
+                # The common chunk, as in ``_read_string``: the chunk's one event for the call.
+                out.append(ToolCallArgs(self._index, piece))
+                if trailing:
+                    self._blanks.append(text[-trailing:])
+                return end, True
+            self._delta.append(piece)
         if final:
             self._finish_value("")
             return self._moved(out, len(buf), len(buf))
+        if trailing:
+            self._blanks.append(text[-trailing:])
         return self._hold(out, end)
 
     def _read_held(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:

@@ -193,8 +193,9 @@ def test_calls_and_string_values_stream_before_their_closers() -> None:
     assert _args(p.feed("lue")) == ["lue"]
     # the JSON dialect too, where the schema takes the string as it is
     p = tool_parser("k2_horizon", tools=LOOKUP)
-    head = '<ifm|tool_calls><ifm|tool_call>{"name": "lookup", "arguments": {"query": "a lo'
-    assert "".join(_args(p.feed(head))) == '{"query":"a lo'
+    long = "a long value " * 6  # (a short member cut by the chunk is held whole)
+    head = '<ifm|tool_calls><ifm|tool_call>{"name": "lookup", "arguments": {"query": "'
+    assert "".join(_args(p.feed(head + long))) == '{"query":"' + long
     assert _args(p.feed("ng value")) == ["ng value"]
     # a value the schema types waits until it is whole
     assert _args(p.feed('", "limit": "1')) == ['"']
@@ -286,3 +287,55 @@ def test_long_held_json_values_stay_linear() -> None:
     events.extend(p.finish())
     args = "".join(e.delta for e in events if isinstance(e, ToolCallArgs))
     assert json.loads(args) == {"tags": [1] * 20000}
+
+
+# --- the fast reads of the typed JSON arguments (_jsonmembers) ----------------------------
+
+FAST_ARGS = [
+    '{"query": "plain", "limit": "12", "enabled": true, "tags": [1, "x"], "free": null, '
+    '"either": 3, "maybe": "m", "n": -1.5e3, "e": "a\\"b", "u": "\\u00e9", "k\\"ey": 1}',
+    '{ "limit" : 7 ,\n "query" : "q" }',
+    '{"limit": "1", "query": 5,}',
+    '{"limit": tru, "query": "x"}',
+    "{}",
+]
+
+
+@pytest.mark.parametrize("args", FAST_ARGS)
+@pytest.mark.parametrize("tools", [LOOKUP, None])
+def test_fast_reads_equal_the_reference(args: str, tools: Any) -> None:
+    from streamcall import testing
+    from streamcall.text import fast
+
+    text = "Hi " + _json(args) + " bye"
+    for pieces in (
+        *([text[:i], text[i:]] for i in range(1, len(text))),
+        *(testing.chunk_every(text, n) for n in (1, 2, 3, 5, 7, 11)),
+        *([text[:i]] for i in range(1, len(text), 3)),
+    ):
+        got = testing.coalesce(testing.run(tool_parser("k2_horizon", tools=tools), pieces))
+        with fast.reference():
+            want = testing.coalesce(testing.run(tool_parser("k2_horizon", tools=tools), pieces))
+        assert got == want, pieces
+
+
+def test_whole_json_members_are_read_by_one_regex() -> None:
+    from streamcall.formats import _jsonmembers
+
+    args = _jsonmembers.TypedJsonArgs({"limit": {"type": "integer"}})
+    calls = []
+    original = _jsonmembers.ArgsStreamer
+
+    class Counting(original):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            calls.append(1)
+            super().__init__()
+
+    _jsonmembers.ArgsStreamer = Counting  # type: ignore[misc]
+    try:
+        text = '{"a": "x", "limit": "3", "b": 1, "c": "cut'
+        delta, end = args.push(text, 0)
+    finally:
+        _jsonmembers.ArgsStreamer = original  # type: ignore[misc]
+    assert (delta, calls) == ('{"a":"x","limit":3,"b":1', [])
+    assert end == text.index('"c"')  # the cut member: held whole
