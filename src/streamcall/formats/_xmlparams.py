@@ -80,7 +80,11 @@ step: it hands each whole parameter to ``_take_param`` and the rest to ``_read_t
 Value text up to a terminator is ``StopMarkers.find``'s (a chunk without the terminators'
 lead is all value), a read that the STRING step writes out for its common chunk.
 
-Options: ``JSON_BODY`` (Qwen): a block whose first non-blank character is ``{`` holds
+Options: ``STRIP_VALUES`` (TeleChat4): every blank around a value is stripped (SGLang
+strips them), in place of the one newline; a string value streams without its leading
+blanks, and its trailing ones wait, consumed into a list (never held in the tail), until
+text (they are the value's) or the terminator (they are not) follows; a literal followed by
+blanks is held the same way, in the held value's parts. ``JSON_BODY`` (Qwen): a block whose first non-blank character is ``{`` holds
 Hermes JSON calls, handed to the JSON-call engine until the block ends; the two bodies may
 be mixed block by block. ``MARKER_SUFFIX`` (Tencent HY, ``<tool_calls:6124c78e>``): text
 is searched for BLOCK_OPEN without its ``>``, SUFFIX reads the suffix and the ``>`` (held
