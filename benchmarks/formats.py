@@ -30,6 +30,7 @@ from typing import Any
 
 from benchmarks import vllm_peer
 from benchmarks._util import best_of, growth_exponent, table
+from streamcall.formats.k2_horizon import K2HorizonParser
 from streamcall.formats.registry import formats, parse_tool_calls, parser_class, tool_parser
 
 SIZES = (4096, 16384, 65536)
@@ -144,7 +145,10 @@ def granite4_object_args(calls: list[tuple[str, dict[str, Any]]]) -> str:
 
 
 # Rows beyond one per format: (label, format, renderer).
-VARIANTS = {"granite4": [("granite4 (object args)", "granite4", granite4_object_args)]}
+VARIANTS = {
+    "granite4": [("granite4 (object args)", "granite4", granite4_object_args)],
+    "k2_horizon": [("k2_horizon (json)", "k2_horizon", K2HorizonParser.render_json)],
+}
 
 
 def main(argv: list[str] | None = None) -> None:

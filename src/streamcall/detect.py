@@ -17,8 +17,8 @@ what evidence decided them. The order:
    instructions it gives the model about that syntax. A few formats write the same syntax
    in different families (Llama 3 and Llama 4 JSON, Granite 4 and Hermes); their rules add
    a token of the family's own template (``<|start_of_role|>``, ``<|header_start|>``). A
-   rule with no format is a syntax that no streamcall format reads (Muse's ATEM, Kimi
-   K3's XTML): it decides too, so that no base family's name is
+   rule with no format is a syntax that no streamcall format reads (Command R+'s
+   ``Action:`` block, IQuest-Coder's tags): it decides too, so that no base family's name is
    routed to a parser for a syntax the checkpoint does not write.
 
    Formats of one syntax (``SAME_SYNTAX``: ``glm45``/``glm47``/``poolside_v1``,
@@ -139,6 +139,8 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("lfm2", "<|tool_call_start|>", "<|tool_call_start|>"),
     _fp("longcat", "<longcat_tool_call>", "<longcat_tool_call>"),
     _fp("step3", "<steptml:invoke", "<steptml:invoke"),
+    _fp("k2_horizon", "K2 Horizon's <ifm|tool_call>", "<ifm|tool_call>"),
+    _fp("iquest_q1", "<iquest_tool_call>", "<iquest_tool_call>"),
     _fp(
         "deepseek_v3",
         "<｜tool▁calls▁begin｜> with a ```json body",
@@ -159,9 +161,10 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("plamo3", "<|plamo:begin_tool_request...|> (PFN PLaMo 3)", "plamo:begin_tool_request"),
     _fp("inkling", "<|content_invoke_tool_json|> (Inkling)", "<|content_invoke_tool_json|>"),
     _fp("muse_glimmer", "<atem:function_calls> (Muse's ATEM)", "<atem:function_calls>"),
+    _fp("kimi_k3", "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     # -- syntaxes that no streamcall format reads ------------------------------------------
-    _fp(None, "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     _fp(None, 'an Action: block of "tool_name" objects (Command R+)', "Action:", '"tool_name":'),
+    _fp(None, "<iquestcoder_tool_call> (IQuest-Coder V2)", "<iquestcoder_tool_call>"),
     # -- HY: <tool_calls><tool_call>NAME<tool_sep><arg_key>..., tokens with a suffix --------
     _fp(
         "hy_v3",
@@ -185,6 +188,7 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
         "<function=",
         "</function>",
     ),
+    _fp("telechat4", "<tool_call>NAME with <param_key>", "<tool_call>", "<param_key>"),
     _fp(
         "glm47",
         "<tool_call>NAME<arg_key> (no newline after the name)",
@@ -256,6 +260,7 @@ REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
         "<think></think> then <response></response> (Granite 3.3)",
         "<response></response>",
     ),
+    _fp("k2_horizon", "K2 Horizon's <ifm|think>", "<ifm|think"),
     _fp("granite", "'Here is my thought process:'", "Here is my thought process"),
     _fp("granite", "'Here's my thought process:'", "Here's my thought process"),
     _fp("apertus", "<|inner_prefix|>…<|inner_suffix|>", "<|inner_prefix|>"),
@@ -275,7 +280,8 @@ THINK: tuple[str, ...] = ("<think", "</think")
 SAME_SYNTAX: tuple[tuple[str, ...], ...] = (
     ("hermes", "qwen3_json", "granite4", "ernie45"),
     ("qwen3_coder", "qwen3_xml", "mimo", "step3p5"),
-    ("glm45", "glm47", "poolside_v1"),
+    ("glm45", "glm47", "poolside_v1", "ling3"),
+    ("telechat4", "xingchen4", "xing4_0"),
     ("jamba", "hunyuan_a13b"),
     ("llama3_json", "llama4_json"),
     ("cohere_command3", "cohere_command4"),
@@ -296,6 +302,10 @@ THINK_FAMILIES: dict[str, str] = {
     "hy_v3": "hy_v3",
     "hy_v4": "hy_v4",
     "kimi_k2": "kimi_k2",
+    "ling3": "ling3",
+    "telechat4": "telechat4",
+    "xingchen4": "xingchen4",
+    "xing4_0": "xing4_0",
     "mimo": "mimo",
     "minimax_m2": "minimax_m2",
     "olmo3": "olmo3",

@@ -89,6 +89,16 @@ EXAMPLES = [
     ("meta/muse-spark-1.2", "muse"),
     ("meta/MuseSpark-1.3-contributor", "muse"),
     ("meta/muse-glimmer-30b", "muse_glimmer"),
+    # issue 16 (ids marked [unverified] in docs/research/formats16.md follow the pattern)
+    ("org/k2-horizon-mova-36b-a4b", "k2_horizon"),
+    ("org/K2-V3-Instruct", "k2_horizon"),
+    ("inclusionAI/Ling-3-flash", "ling3"),
+    ("inclusionAI/Ring-3-mini", "ling3"),
+    ("IQuestLab/IQuest-Q1-Instruct", "iquest_q1"),
+    ("org/iquest_q1-small", "iquest_q1"),
+    ("Tele-AI/TeleChat4-32B", "telechat4"),
+    ("org/XingChen4-Instruct", "xingchen4"),
+    ("org/Xing4.0-chat", "xingchen4"),
 ]
 
 
@@ -120,6 +130,10 @@ def test_every_pattern_has_an_example() -> None:
         # Llama-Nemotron writes <TOOLCALL>, not Llama 3.x JSON
         ("nvidia/Llama-3.3-Nemotron-Super-49B-v1", "nemotron_toolcall"),  # not llama3_json
         ("nvidia/Llama-3.1-Nemotron-Nano-4B-v1.1", "nemotron_toolcall"),  # not llama3_json
+        # K2 Horizon is not Kimi K2, nor the other way round
+        ("moonshotai/Kimi-K2-Instruct-0905", "kimi_k2"),
+        ("moonshotai/Kimi-K2.5", "kimi_k2"),
+        ("org/K2-Horizon-Qwen3-distill", "k2_horizon"),
     ],
 )
 def test_order_sensitive_cases(model: str, expected: str) -> None:
@@ -135,6 +149,17 @@ def test_order_sensitive_cases(model: str, expected: str) -> None:
         "ibm-granite/granite-3.3-8b-instruct",
         "ibm-granite/granite-20b-functioncalling",
         "ibm-granite/granite-guardian-3.2-5b",
+        # Neighbours of the issue-16 patterns that write no format of theirs.
+        "inclusionAI/Ling-lite-1.5",
+        "inclusionAI/Ling-plus",
+        "inclusionAI/Ling-2.0-flash",
+        "inclusionAI/Ring-2.5-1T",
+        "inclusionAI/bailing-pro",
+        "IQuestLab/IQuest-Coder-V1-40B-Instruct",
+        "IQuestLab/IQuest-Coder-V2-Instruct",
+        "Tele-AI/TeleChat2-7B",
+        "Tele-AI/TeleChat3-36B",
+        "LLM360/K2-Think",
         # Ids that name no known family.
         "gpt2",
         "tiiuae/falcon-7b",

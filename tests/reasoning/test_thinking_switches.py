@@ -47,6 +47,11 @@ OFF_ON = [
     ("granite_thinking_parser", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
     ("cohere_command4", _ctk(reasoning=False), _ctk(reasoning=True)),
     ("cohere_command4", {"reasoning_effort": "none"}, {"reasoning_effort": "high"}),
+    ("ling3", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
+    ("ling3", _ctk(thinking=False), _ctk(thinking=True)),
+    ("telechat4", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
+    ("xingchen4", _ctk(thinking=False), _ctk(thinking=True)),
+    ("xing4_0", _ctk(enable_thinking=False), _ctk(enable_thinking=True)),
 ]
 
 

@@ -12,8 +12,12 @@ Grammar (every marker and header is configured per format by class attributes)::
     region  := TEXT_REGION[0] text TEXT_REGION[1]?   # text; no call is read inside
 
 ``CALL_HEADER`` is a regex with a ``name`` group (``<function=NAME>``, ``name="f">``,
-``NAME<tool_sep>``...); ``PARAM_HEADER`` has a ``key`` group and, for DSML, a ``string``
-group (``string="true|false"``).
+``NAME<tool_sep>``...) and, where a call may be a JSON call object, a ``json`` group that
+is set when it is one (``{"name": NAME, "arguments": `` before the arguments' ``{``, or
+before the object's ``}``: the object's ``}`` may follow the arguments). ``PARAM_HEADER``
+has a ``key`` group and, for DSML, a ``string`` group (``string="true|false"``); a ``type``
+group holds a type the model wrote beside the key (K2 Horizon's ``<ifm|arg_type>``), which
+types the value with the schema (``schema.written_type_plan``).
 
 Modes (``Mode``) and what each step reads::
 
@@ -40,7 +44,8 @@ Modes (``Mode``) and what each step reads::
     LITERAL     a possible true, false or null           HELD, STRING
     CDATA       a CDATA section, literally (CDATA)       STRING, HELD
     ARGS        a JSON object, verbatim                  AFTER_ARGS  ToolCallArgs
-    AFTER_ARGS  blanks, CALL_CLOSE or BLOCK_CLOSE        BLOCK, TEXT ToolCallEnd (incomplete on junk)
+    AFTER_ARGS  blanks, a JSON call object's '}'         AFTER_ARGS
+                CALL_CLOSE or BLOCK_CLOSE                BLOCK, TEXT ToolCallEnd (incomplete on junk)
 
 A value is typed by its key's property in the tool's schema (``schema.py``: properties,
 ``$ref``s, type names, value plans). Arguments are converted to compact JSON and streamed
@@ -75,7 +80,11 @@ step: it hands each whole parameter to ``_take_param`` and the rest to ``_read_t
 Value text up to a terminator is ``StopMarkers.find``'s (a chunk without the terminators'
 lead is all value), a read that the STRING step writes out for its common chunk.
 
-Options: ``JSON_BODY`` (Qwen): a block whose first non-blank character is ``{`` holds
+Options: ``STRIP_VALUES`` (TeleChat4): every blank around a value is stripped (SGLang
+strips them), in place of the one newline; a string value streams without its leading
+blanks, and its trailing ones wait, consumed into a list (never held in the tail), until
+text (they are the value's) or the terminator (they are not) follows; a literal followed by
+blanks is held the same way, in the held value's parts. ``JSON_BODY`` (Qwen): a block whose first non-blank character is ``{`` holds
 Hermes JSON calls, handed to the JSON-call engine until the block ends; the two bodies may
 be mixed block by block. ``MARKER_SUFFIX`` (Tencent HY, ``<tool_calls:6124c78e>``): text
 is searched for BLOCK_OPEN without its ``>``, SUFFIX reads the suffix and the ``>`` (held
@@ -91,7 +100,11 @@ else makes it the parameter it was written as. ``TEXT_REGION`` (Seed-OSS's
 ``<seed:think>``): text in which calls are drafts, not calls. ``JSON_ARGS`` (DSML): a call
 whose body is a JSON object has it for arguments, streamed verbatim (``ArgsStreamer``; the
 call's ``{`` is emitted already, so the object's own is dropped); junk after it, or JSON
-that breaks, ends the call ``incomplete``. ``QUOTED_STRINGS`` (Muse, whose values are JSON
+that breaks, ends the call ``incomplete``. A JSON call object (the ``json`` group of
+``CALL_HEADER``) has its arguments read so too. ``JSON_ARGS_TYPED`` (K2 Horizon's JSON
+dialect): the object's top-level values are typed by the schema as tagged values are,
+streamed where the model wrote what the plan takes, else held and converted
+(``_jsonmembers.TypedJsonArgs``). ``QUOTED_STRINGS`` (Muse, whose values are JSON
 when they load): an untyped value that starts with ``"`` is held, and is the string it
 encodes when it is one JSON string (``schema.quoted_string_json``), else its raw text.
 
@@ -113,6 +126,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats._jsonmembers import TypedJsonArgs
 from streamcall.formats.schema import (
     AUTO,
     AUTO_JSON_START,
@@ -127,6 +141,7 @@ from streamcall.formats.schema import (
     value_plan,
     whole_value_json,
     wrapped_arguments,
+    written_type_plan,
 )
 from streamcall.text import (
     ArgsStreamer,
@@ -202,6 +217,8 @@ class XmlParamsParser(ToolParser):
     JSON_BODY: ClassVar[bool] = False
     #: strip the one newline after a value's opening tag and before its closer
     STRIP_NEWLINES: ClassVar[bool] = True
+    #: strip every blank around a value (TeleChat4); it takes the place of STRIP_NEWLINES
+    STRIP_VALUES: ClassVar[bool] = False
     #: skipped between calls inside a block, like IGNORE, when it matches (Step-3's
     #: ``function<｜tool_sep｜>NAME\n``); a match reaching the end of the text is held
     BLOCK_SKIP: ClassVar[re.Pattern[str] | None] = None
@@ -213,6 +230,9 @@ class XmlParamsParser(ToolParser):
     CDATA: ClassVar[bool] = False
     #: a call whose body is a JSON object has it for arguments, streamed verbatim
     JSON_ARGS: ClassVar[bool] = False
+    #: with JSON_ARGS: the object's top-level values are typed by the schema, as tagged
+    #: values are (``_jsonmembers``), instead of streamed verbatim
+    JSON_ARGS_TYPED: ClassVar[bool] = False
     #: ``(opener, closer)`` of a span of text in which no call is read; the span, markers
     #: included, is text, and an unclosed one lasts to the end of the stream
     TEXT_REGION: ClassVar[tuple[str, str] | None] = None
@@ -311,6 +331,8 @@ class XmlParamsParser(ToolParser):
         self._terminators = (self.PARAM_CLOSE, *self._call_markers)
         self._terminator_stops = StopMarkers(self._terminators)
         self._has_string_flag = "string" in self.PARAM_HEADER.groupindex  # DSML's string="true"
+        self._has_type_group = "type" in self.PARAM_HEADER.groupindex  # a type written
+        self._has_json_group = "json" in self.CALL_HEADER.groupindex  # a JSON call object
         member = self._member_pattern()
         if member is None:
             self._read_params: StepFn = self._read_tokens
@@ -343,10 +365,12 @@ class XmlParamsParser(ToolParser):
         self._plan = STRING
         self._types: frozenset[str] = frozenset()
         self._held: list[str] = []
+        self._blanks: list[str] = []  # STRIP_VALUES: a string value's blanks, not yet emitted
         self._newline_skipped = False
         self._param_gap: list[str] = []  # blanks after a parameter: text if junk follows
         self._after_cdata = STRING_MODE  # the mode a CDATA section returns to
-        self._args: ArgsStreamer | None = None  # a JSON object body (JSON_ARGS)
+        self._args: ArgsStreamer | TypedJsonArgs | None = None  # a JSON object body (JSON_ARGS)
+        self._json_call = False  # a JSON call object's '}' is still due after the arguments
         # WRAPPER_KEYS: whether this call's first parameter may wrap its arguments, the
         # wrapper whose value is being read, and one read (key, raw value, flag), held
         self._wrapper_possible = False
@@ -527,6 +551,12 @@ class XmlParamsParser(ToolParser):
         self._index = self._start_call(out, name)
         self._add_args("{")
         self._mode = PARAMS
+        if self._has_json_group and m.group("json") is not None:
+            # A JSON call object: its arguments object follows (PARAMS reads it, as
+            # JSON_ARGS), or its '}' at once (a call with no arguments).
+            self._json_call = True
+            if buf.startswith("}", m.end()):
+                self._mode = AFTER_ARGS
         return self._moved(out, m.end(), len(buf))
 
     def _call_name(self, m: re.Match[str]) -> str:
@@ -562,7 +592,7 @@ class XmlParamsParser(ToolParser):
                 and buf[ws] == "{"
             ):
                 self._param_gap = []
-                self._args = ArgsStreamer()
+                self._args = TypedJsonArgs(self._props) if self.JSON_ARGS_TYPED else ArgsStreamer()
                 self._mode = ARGS
                 return ws, False
             return self._junk_ends_call(out, ws)
@@ -604,7 +634,9 @@ class XmlParamsParser(ToolParser):
 
     def _param_json(self, m: re.Match[str], value: str) -> str:
         """``"key":value`` for a whole parameter read by ``ShortMembers`` (``_take_param``)."""
-        if self.STRIP_NEWLINES:
+        if self.STRIP_VALUES:
+            value = value.strip()
+        elif self.STRIP_NEWLINES:
             if value[:1] == "\n":
                 value = value[1:]
             if value[-1:] == "\n":
@@ -615,6 +647,8 @@ class XmlParamsParser(ToolParser):
             flag = m.group("string")
             if flag is not None:
                 plan = STRING if flag == "true" else HELD
+        if self._has_type_group and m.group("type") is not None:
+            plan, types = written_type_plan(self._props.get(key), m.group("type"))
         if plan == AUTO and self.QUOTED_STRINGS and value[:1] == '"':
             return json_quote(key) + ":" + quoted_string_json(value)
         return json_quote(key) + ":" + whole_value_json(plan, types, value)
@@ -634,6 +668,7 @@ class XmlParamsParser(ToolParser):
         key = m.group("key").strip()
         flag = m.group("string") if self._has_string_flag else None
         self._held = []
+        self._blanks = []
         self._newline_skipped = False
         self._mode = VALUE
         if self._wrapper_possible:
@@ -648,6 +683,8 @@ class XmlParamsParser(ToolParser):
         if plan == AUTO and flag is not None:
             # DSML's flag types a value the schema does not: a string, or JSON.
             plan = STRING if flag == "true" else HELD
+        if self._has_type_group and m.group("type") is not None:
+            plan, types = written_type_plan(self._props.get(key), m.group("type"))
         self._plan = plan
         self._types = types
         self._add_args(("," if self._member_count else "") + json_quote(key) + ":")
@@ -658,9 +695,14 @@ class XmlParamsParser(ToolParser):
 
     def _read_value_start(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         """The value's first character decides how it is read (its plan, the module
-        header); the newline after the opening tag is skipped first."""
+        header); the newline after the opening tag is skipped first (every blank, with
+        STRIP_VALUES)."""
         n = len(buf)
-        if buf[pos] == "\n" and not self._newline_skipped and self.STRIP_NEWLINES:
+        if self.STRIP_VALUES:
+            pos = _WS.match(buf, pos).end()  # type: ignore[union-attr]
+            if pos == n:
+                return self._hold(out, pos)
+        elif buf[pos] == "\n" and not self._newline_skipped and self.STRIP_NEWLINES:
             self._newline_skipped = True
             pos += 1
             if pos == n:
@@ -709,6 +751,8 @@ class XmlParamsParser(ToolParser):
             end, resume, marker = stops.find(buf, pos, final)
             if marker is not None:
                 return self._value_ends(buf, pos, end, resume, marker, out)
+        if self.STRIP_VALUES:
+            return self._read_stripped(buf, pos, end, out, final)
         if not final and end > pos and buf[end - 1] == "\n" and self.STRIP_NEWLINES:
             end -= 1
         if end > pos:
@@ -723,6 +767,35 @@ class XmlParamsParser(ToolParser):
         if final:
             self._finish_value("")
             return self._moved(out, len(buf), len(buf))
+        return self._hold(out, end)
+
+    def _read_stripped(self, buf: str, pos: int, end: int, out: list[Event], final: bool) -> Step:
+        """A string value's text up to ``end``, no terminator in it (STRIP_VALUES): the
+        blanks at its end wait in ``_blanks``, consumed, until text (they are the value's)
+        or the terminator (they are not) follows."""
+        text = buf[pos:end] if pos or end < len(buf) else buf
+        body = text.rstrip()
+        trailing = len(text) - len(body)
+        if body:
+            blanks = self._blanks
+            if blanks:
+                blanks.append(body)
+                body = "".join(blanks)
+                blanks.clear()
+            piece = json_quote(body)[1:-1]
+            self._parts.append(piece)
+            if not self._delta and not final:
+                # The common chunk, as in ``_read_string``: the chunk's one event for the call.
+                out.append(ToolCallArgs(self._index, piece))
+                if trailing:
+                    self._blanks.append(text[-trailing:])
+                return end, True
+            self._delta.append(piece)
+        if final:
+            self._finish_value("")
+            return self._moved(out, len(buf), len(buf))
+        if trailing:
+            self._blanks.append(text[-trailing:])
         return self._hold(out, end)
 
     def _read_held(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
@@ -744,6 +817,13 @@ class XmlParamsParser(ToolParser):
     ) -> Step:
         """A terminator at ``end``: the value is ``buf[pos:end]`` less the newline before
         it; a closer is consumed, another terminator (a missing closer) is read next."""
+        if self.STRIP_VALUES:
+            piece = buf[pos:end].rstrip() if self._mode == STRING_MODE else buf[pos:end]
+            if piece and self._blanks:
+                piece = "".join(self._blanks) + piece
+            self._blanks = []
+            self._finish_value(piece)
+            return self._moved(out, resume if marker == self.PARAM_CLOSE else end, len(buf))
         stop = end - 1 if self.STRIP_NEWLINES and end > pos and buf[end - 1] == "\n" else end
         self._finish_value(buf[pos:stop])
         return self._moved(out, resume if marker == self.PARAM_CLOSE else end, len(buf))
@@ -763,6 +843,8 @@ class XmlParamsParser(ToolParser):
             self._held.append(piece)
             raw = "".join(self._held)
             self._held = []
+            if self.STRIP_VALUES:
+                raw = raw.strip()
             if self._reading_wrapper is not None:
                 key, flag = self._reading_wrapper
                 self._reading_wrapper = None
@@ -783,10 +865,18 @@ class XmlParamsParser(ToolParser):
     def _read_literal(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         """A value that may be exactly ``true``, ``false`` or ``null``: a bounded hold."""
         end, resume, marker = self._terminator_stops.find(buf, pos, final)
-        candidate = buf[pos:end]
-        if candidate.endswith("\n") and self.STRIP_NEWLINES:
-            candidate = candidate[:-1]
+        written = candidate = buf[pos:end]
         literals = LITERALS if self._plan == AUTO else ("null",)
+        if self.STRIP_VALUES:
+            candidate = written.rstrip()
+            if candidate != written and marker is None and not final and candidate in literals:
+                # A literal, then blanks: what follows decides, however long they run; the
+                # text waits in the held parts (a held value's end is read the same).
+                self._held.append(written)
+                self._mode = HELD_MODE
+                return self._hold(out, end)
+        elif candidate.endswith("\n") and self.STRIP_NEWLINES:
+            written = candidate = candidate[:-1]
         if marker is not None or final:
             if candidate in literals:
                 self._mode = HELD_MODE
@@ -794,7 +884,7 @@ class XmlParamsParser(ToolParser):
                 if marker is None:
                     return self._moved(out, len(buf), len(buf))
                 return self._moved(out, resume if marker == self.PARAM_CLOSE else end, len(buf))
-        elif any(lit.startswith(candidate) for lit in literals):
+        elif any(lit.startswith(written) for lit in literals):
             return self._hold(out, pos)  # still may become a literal
         self._open_string()  # not a literal: a string after all, from its first character
         return pos, False
@@ -903,6 +993,10 @@ class XmlParamsParser(ToolParser):
             return self._hold(out, ws)
         if not final and self._call_partial.holds(buf, ws):
             return self._hold(out, ws)
+        if self._json_call and buf[ws] == "}":
+            self._json_call = False  # the JSON call object's end
+            self._param_gap = []
+            return self._moved(out, ws + 1, len(buf))
         for closer in (self.CALL_CLOSE, self.BLOCK_CLOSE):
             if closer and buf.startswith(closer, ws):
                 if closer == self.BLOCK_CLOSE:

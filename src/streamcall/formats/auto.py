@@ -31,7 +31,8 @@ on the marker itself; the shared ones read a few characters more:
   ``granite4`` and ``ernie45`` write the same and read each other's calls the same); ``[``
   a JSON list: ``granite``; ``<function=`` or ``<function name="``: ``qwen3_coder`` (also
   ``qwen3_xml``, ``mimo``, ``step3p5``); a name then ``<arg_key>`` or ``</tool_call>``:
-  ``glm45`` (``glm47`` and ``poolside_v1`` read the same). Anything else: ``hermes``, whose
+  ``glm45`` (``glm47``, ``poolside_v1`` and ``ling3`` read the same); a name then
+  ``<param_key>`` or ``{``: ``telechat4`` (also ``xingchen4``). Anything else: ``hermes``, whose
   parser releases what is not a call as text. The hold: the blanks and the name.
 - ``<tool_calls`` (Jamba, Hunyuan-A13B, MiniMax-M1, and HY v3/v4 with a per-checkpoint
   suffix): ``[`` or ``{`` after the blanks is ``jamba`` (it reads Hunyuan-A13B's list and
@@ -131,7 +132,13 @@ def _tool_call(s: str) -> str | None:
     j = _blank_end(s, end)
     if j == len(s):
         return None
-    got = _literal(s, j, (("<arg_key>", "glm45"), ("</tool_call>", "glm45")))
+    tags = (
+        ("<arg_key>", "glm45"),
+        ("</tool_call>", "glm45"),
+        ("<param_key>", "telechat4"),
+        ("{", "telechat4"),
+    )
+    got = _literal(s, j, tags)
     return "hermes" if got is False else got
 
 
@@ -265,6 +272,8 @@ for _name, _markers in {
     "llama3_json": ("<|python_tag|>",),
     "llama4_pythonic": ("<|python_start|>",),
     "longcat": ("<longcat_tool_call>",),
+    "iquest_q1": ("<iquest_tool_call>",),
+    "k2_horizon": ("<ifm|tool_calls>", "<ifm|tool_call>"),
     "minicpm5": ('<functionĠname="', '<functionname="'),
     "minimax_m2": ("<minimax:tool_call>",),
     "minimax_m3": ("]<]minimax[>[<tool_call>",),

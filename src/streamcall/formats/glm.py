@@ -1,6 +1,6 @@
-"""GLM-4.5/4.6/4.7/5 and Poolside: ``<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>``.
+"""GLM-4.5/4.6/4.7/5, Poolside, Ling 3, IQuest Q1: ``<tool_call>NAME<arg_key>k</arg_key>...``.
 
-Grammar (vLLM ``glm45``, ``glm47``, ``poolside_v1``)::
+Grammar (vLLM ``glm45``, ``glm47``, ``poolside_v1``, ``ling3``; SGLang ``iquest_q1``)::
 
     text* ( '<tool_call>' NAME ('\\n' | before '<') param* '</tool_call>' text* )*
     param := ( '<arg_key>' KEY '</arg_key>' ws* )+ '<arg_value>' value '</arg_value>' ws*
@@ -12,6 +12,14 @@ closer). A key with no value before the next key is dropped. Holds back a partia
 ``<tool_call>`` in text, the name until its newline or the next tag, a key until
 ``<arg_value>`` (at most ``MAX_HEADER`` characters), and a partial closer inside a value
 (and a short parameter cut by the end of a chunk, whole: see ``_xmlparams``).
+
+inclusionAI Ling 3 writes GLM-4.7's calls (vLLM's ``ling3`` is the GLM-4.7 parser with its
+own reasoning: ``reasoning/specs.py``). IQuest Q1 writes them in ``<iquest_tool_call>``
+and keeps string values as written (SGLang ``iquest_q1``: no newline stripped), which
+IQuest-Coder V2's ``<iquestcoder_tool_call>`` is not.
+
+``glm_call_header`` is the header of the formats that write GLM's calls in other tags
+(``k2_horizon.py``, ``telechat.py``): GLM's name, or a JSON call object's head.
 """
 
 from __future__ import annotations
@@ -28,6 +36,28 @@ _DIFF = (
     "rule (vLLM tries json.loads/literal_eval on any untyped value); text after the "
     "calls is kept as content (vLLM's one-shot path returns only the text before them)."
 )
+
+
+#: a JSON call object's head, ``{"name": "`` (its name follows, then its tail)
+_JSON_HEAD = r'(?P<json>\{\s*"name"\s*:\s*")?'
+#: the name's closing quote, then the arguments' key before their ``{``, or the object's ``}``
+_JSON_TAIL = r'"\s*(?:,\s*"(?:arguments|parameters)"\s*:\s*(?=\{)|(?=\}))'
+#: what, after a call's opener, can never be a header: a tag (no name), a JSON object
+#: whose first key is not ``name``, or a JSON call whose arguments are not an object
+JSON_NO_HEADER = re.compile(
+    r'\s*(?:<|\{\s*(?!"name")\S[\s\S]{5}'
+    r'|\{\s*"name"\s*:\s*"[^"\\]*"\s*,\s*"(?:arguments|parameters)"\s*:\s*[^\s{])'
+)
+
+
+def glm_call_header(name_end: str) -> re.Pattern[str]:
+    """A call's header: GLM's name, complete at its newline or before ``name_end`` (a
+    lookahead's body: ``<``, the next tag), or a JSON call object's head (the ``json``
+    group: ``_xmlparams`` then reads its arguments object and its ``}``)."""
+    return re.compile(
+        rf"\s*{_JSON_HEAD}(?P<name>[^<\s{{\"][^<\n\"]*?)"
+        rf"(?(json){_JSON_TAIL}|[^\S\n]*(?:\n|(?={name_end})))"
+    )
 
 
 class GlmParser(XmlParamsParser):
@@ -55,12 +85,12 @@ class GlmParser(XmlParamsParser):
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
         nl = cls.NEWLINE
         return "".join(
-            f"<tool_call>{name}{nl}"
+            f"{cls.CALL_OPEN[0]}{name}{nl}"
             + "".join(
                 f"<arg_key>{k}</arg_key>{nl}<arg_value>{cls.raw_value(v)}</arg_value>{nl}"
                 for k, v in args.items()
             )
-            + "</tool_call>"
+            + cls.CALL_CLOSE
             for name, args in calls
         )
 
@@ -78,4 +108,25 @@ class PoolsideParser(GlmParser):
     STRIP_NEWLINES = False
 
 
-FORMATS = (GlmParser, Glm47Parser, PoolsideParser)
+class Ling3Parser(Glm47Parser):
+    names = ("ling3",)
+    family = "inclusionAI Ling 3 / Ring 3 (GLM-4.7 calls)"
+
+
+class IQuestQ1Parser(Glm47Parser):
+    names = ("iquest_q1",)
+    family = "IQuest Q1 (GLM-4.7 calls in iquest_tool_call tags)"
+    vllm_differences = (
+        "SGLang's name (vLLM has none). Streams string values while they are written "
+        "(SGLang emits a call whole at its closer); a call whose value closer is missing "
+        "ends at the call's closer, and a call cut by the end of the stream is reported "
+        "incomplete (SGLang keeps both as text); names are not checked against the tools "
+        "(SGLang drops calls to unknown tools)."
+    )
+    CALL_OPEN = ("<iquest_tool_call>",)
+    CALL_CLOSE = "</iquest_tool_call>"
+    # String values are kept byte-exact (SGLang's iquest_q1), their newlines included.
+    STRIP_NEWLINES = False
+
+
+FORMATS = (GlmParser, Glm47Parser, PoolsideParser, Ling3Parser, IQuestQ1Parser)

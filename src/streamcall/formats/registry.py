@@ -56,6 +56,8 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("hy_v3", "hy_v3"),
     ("internlm2", "internlm"),
     ("deepseek-r1", "deepseek_v3"),  # the R1 distills of Qwen and Llama use R1's template
+    ("k2-horizon", "k2_horizon"),  # (before kimi-k2, though neither catches the other)
+    ("k2-v3", "k2_horizon"),
     ("kimi-k2", "kimi_k2"),
     ("minimax-m1", "minimax"),  # (not in the Rust table) M1 writes JSON lines
     ("minimax-m3", "minimax_m3"),
@@ -105,6 +107,13 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("plamo-3", "plamo3"),
     ("solar-open-", "solar_open"),  # not solar-open2 (another syntax)
     ("inkling", "inkling"),
+    ("ling-3", "ling3"),
+    ("ring-3", "ling3"),
+    ("iquest-q1", "iquest_q1"),  # not iquest-coder: IQuest-Coder V1/V2 write other tags
+    ("iquest_q1", "iquest_q1"),
+    ("telechat4", "telechat4"),
+    ("xingchen4", "xingchen4"),
+    ("xing4", "xingchen4"),
     # -- base families ----------------------------------------------------------------------
     ("mistral-", "mistral"),
     ("mixtral-", "mistral"),

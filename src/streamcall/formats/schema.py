@@ -61,6 +61,7 @@ __all__ = [
     "container_schema",
     "convert_element",
     "convert_value",
+    "json_value_as",
     "load_json",
     "quoted_string_json",
     "schema_properties",
@@ -68,6 +69,7 @@ __all__ = [
     "value_plan",
     "whole_value_json",
     "wrapped_arguments",
+    "written_type_plan",
 ]
 
 # value plans
@@ -239,6 +241,53 @@ def _general_plan(schema: Any) -> tuple[int, frozenset[str]]:
     if not types:
         return AUTO, frozenset()
     return HELD, frozenset(types)
+
+
+def written_type_plan(schema: Any, written: str) -> tuple[int, frozenset[str]]:
+    """The plan of a value whose type the model wrote beside it (K2 Horizon's
+    ``<ifm|arg_type>``; ``array[string]`` names ``array``). A typed schema wins, narrowed
+    to the written type where it allows that one among others; an untyped one (or none)
+    takes the written type, and ``any`` keeps the text, a string."""
+    plan, types = value_plan(schema)
+    base = written.split("[", 1)[0].strip().lower()
+    if not base:
+        return plan, types
+    if plan != AUTO:
+        if len(types) > 1:
+            narrowed = value_plan({"type": base})
+            if narrowed[1] and narrowed[1] <= types:
+                return narrowed
+        return plan, types
+    if base == "any":
+        return STRING, frozenset(("string",))
+    return value_plan({"type": base})
+
+
+def json_value_as(raw: str, plan: int, types: frozenset[str]) -> str:
+    """A whole JSON value the model wrote for a parameter whose plan did not stream it
+    (``_jsonmembers``), as the schema types it. For a string parameter, a value that is
+    not a string is its JSON text as a string (``null`` stays null where null is
+    allowed). For a typed parameter, ``convert_value`` converts it, a JSON string read
+    inside its quotes (``"2"`` for an integer is 2); where that gives no type the schema
+    allows, the model's own value stays."""
+    text = raw.strip()
+    if plan == STRING or plan == NULLABLE_STRING:
+        if text == "null" and plan == NULLABLE_STRING:
+            return "null"
+        return text if text[:1] == '"' else json_quote(text)
+    if text[:1] == '"':
+        if "string" in types or not types:
+            return text
+        try:
+            inner = load_json(text)
+        except ValueError:
+            return text
+        converted = convert_value(inner, types) if isinstance(inner, str) else text
+        return text if converted[:1] == '"' else converted
+    if not types:
+        return text
+    converted = convert_value(text, types)
+    return text if converted[:1] == '"' and "string" not in types else converted
 
 
 def whole_value_json(plan: int, types: frozenset[str], raw: str) -> str:

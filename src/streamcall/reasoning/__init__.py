@@ -60,6 +60,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("hunyuan-a13b", "hunyuan_a13b"),
     ("hy3", "hy_v3"),
     ("hy_v3", "hy_v3"),
+    ("k2-horizon", "k2_horizon"),  # (before kimi-k2, though neither catches the other)
+    ("k2-v3", "k2_horizon"),
     ("kimi-k2", "kimi_k2"),
     ("kimi-vl-a3b-thinking", "kimi_vl"),  # the Instruct model does not think
     ("kimi-dev", "kimi_vl"),
@@ -84,6 +86,11 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("apriel-1.5", "apriel"),
     ("minicpm-v", "minicpmv"),
     ("minicpm-o", "minicpmv"),
+    ("ling-3", "ling3"),
+    ("ring-3", "ling3"),
+    ("telechat4", "telechat4"),
+    ("xingchen4", "xingchen4"),
+    ("xing4", "xingchen4"),
     # -- base families ----------------------------------------------------------------------
     ("deepseek-v4.1", "deepseek_v41"),
     ("deepseek-v4", "deepseek_v4"),

@@ -25,6 +25,16 @@ __all__ = ["SPECS"]
 _TOOL_CALL_CONFIRM = r"\s{0,32}(?:<function[\s=]|\{)"
 _TOOL_CALL_MAYBE = r"\s{0,32}(?:<(?:f(?:u(?:n(?:c(?:t(?:i(?:o(?:n)?)?)?)?)?)?)?)?)?"
 
+# GLM's <tool_call> (Ling 3) ends reasoning only when a call follows it: a name, then its
+# first key or its closer. Bounded as Qwen3's is (a name of at most 64 characters).
+_GLM_CALL_CONFIRM = r"[ \t\r\n]{0,16}[^\s<>]{1,64}[ \t\r\n]{0,16}(?:<arg_key>|</tool_call>)"
+_GLM_CALL_MAYBE = (
+    r"[ \t\r\n]{0,16}(?:[^\s<>]{1,64}[ \t\r\n]{0,16}"
+    r"(?:<(?:a(?:r(?:g(?:_(?:k(?:e(?:y)?)?)?)?)?)?"
+    r"|/(?:t(?:o(?:o(?:l(?:_(?:c(?:a(?:l(?:l)?)?)?)?)?)?)?)?)?)?)?)?"
+)
+_GLM_CALL_WINDOW = 16 + 64 + 16 + len("</tool_call>")
+
 _THINK = ("<think>",)
 _END_THINK = ("</think>",)
 
@@ -184,6 +194,35 @@ SPECS: tuple[ReasoningSpec, ...] = (
     ),
     ReasoningSpec("glm45", family="GLM-4.5/4.6/4.7, GLM-5"),
     ReasoningSpec("glm47", family="GLM-4.7"),
+    ReasoningSpec(
+        "ling3",
+        family="inclusionAI Ling 3 / Ring 3 (thinking on by default)",
+        opened=True,  # thinking is on unless the request turns it off
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_GLM_CALL_CONFIRM,
+        implicit_maybe=_GLM_CALL_MAYBE,
+        implicit_window=_GLM_CALL_WINDOW,
+        vllm_differences="With thinking off, a <think> the model writes still opens "
+        "reasoning (vLLM's ling3 is identity then); <tool_call> ends reasoning only when a "
+        "call follows it.",
+    ),
+    ReasoningSpec(
+        "k2_horizon",
+        family="K2 Horizon / K2-V3 (one marker pair per reasoning_effort)",
+        start=("<ifm|think>", "<ifm|think_fast>", "<ifm|think_faster>"),
+        end=("</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>"),
+        opened=True,  # the template pre-fills the effort's start marker
+        implicit_end=("<ifm|tool_calls>",),
+        vllm_differences="Every effort's markers are read, whatever the request's "
+        "reasoning_effort (vLLM reads only its pair); reasoning cut off with no end marker "
+        "and no tool group is reasoning in one-shot use too (vLLM's extract_reasoning calls "
+        "it content; its streaming path, reasoning).",
+    ),
+    # TeleChat4 and XingChen4 templates pre-fill <think> when thinking is on (the default)
+    # and write <think></think> into the prompt when it is off.
+    ReasoningSpec("telechat4", family="China Telecom TeleChat4", opened=True),
+    ReasoningSpec("xingchen4", family="XingChen4 / Xing4.0", opened=True),
+    ReasoningSpec("xing4_0", family="Xing4.0 (as xingchen4)", opened=True),
     # Holo2's template opens <think> in the prompt, as DeepSeek-R1's does (vLLM's holo2
     # parser is deepseek_r1 with thinking on).
     ReasoningSpec("holo2", family="H Company Holo2", opened=True),

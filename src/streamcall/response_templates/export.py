@@ -493,6 +493,7 @@ EXPORTED: dict[str, Exported] = {
     "glm45": _glm("<|assistant|>"),
     "glm47": _glm("<|assistant|>"),
     "poolside_v1": _glm("<assistant>\n"),
+    "ling3": _glm("<role>ASSISTANT</role>"),
     "hy_v3": _hy("<tool_sep" + _HY),
     "hy_v4": _hy("(?=<arg_key|</tool_call)"),
     "minimax_m2": _tagged_params(
@@ -607,11 +608,29 @@ UNEXPRESSIBLE: dict[str, str] = {
     "muse": _MUSE,
     "musespark1x": _MUSE,
     "muse_glimmer": _MUSE,
+    "iquest_q1": (
+        "streamcall has no chat template of IQuest Q1, so the assistant turn's start, which "
+        "a response template anchors on, is not known (its calls are GLM-4.7's in "
+        "<iquest_tool_call> tags, string values kept as written)."
+    ),
+    "k2_horizon": (
+        "A call may be written in any of three dialects, and a region has one content "
+        "parser: the JSON dialect's values are typed by the tools (a json parser keeps them "
+        "as written), and the typed dialect's <ifm|arg_type> narrows a parameter's type, "
+        "which xml-inline cannot read."
+    ),
     "olmo3": (
         "The calls are Python calls one a line (`f(a=1)\\ng()`), not a list: python-call-list "
         "reads only `[...]`, and a region holds one value, so there is no way to read the "
         "lines as calls."
     ),
+    "telechat4": (
+        "A call's body is tags, NAME{json} or a JSON call, and a region has one content "
+        "parser; and streamcall has no chat template of TeleChat4 to anchor the assistant "
+        "turn on."
+    ),
+    "xingchen4": "As telechat4 (the same format).",
+    "xing4_0": "As telechat4 (the same format).",
 }
 
 
