@@ -18,7 +18,7 @@ what evidence decided them. The order:
    in different families (Llama 3 and Llama 4 JSON, Granite 4 and Hermes); their rules add
    a token of the family's own template (``<|start_of_role|>``, ``<|header_start|>``). A
    rule with no format is a syntax that no streamcall format reads (NVIDIA's
-   ``<TOOLCALL>``, Kimi K3's XTML): it decides too, so that no base family's name is
+   ``<TOOLCALL>``): it decides too, so that no base family's name is
    routed to a parser for a syntax the checkpoint does not write.
 
    Formats of one syntax (``SAME_SYNTAX``: ``glm45``/``glm47``/``poolside_v1``,
@@ -124,10 +124,13 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("deepseek_v41", "DSML tags with a space (<｜DSML｜ calls>)", "｜DSML｜ ", "calls>"),
     _fp("deepseek_v4", "DSML tags with a tool_calls block", "｜DSML｜", "tool_calls>"),
     _fp("deepseek_v32", "DSML tags with a function_calls block", "｜DSML｜", "function_calls>"),
+    _fp("gigachat35", "GCML tags (<｜GCML｜tool_calls>)", "｜GCML｜"),
     # -- markers of one family each ------------------------------------------------------
     _fp("minimax_m3", "MiniMax-M3's namespaced tags (]<]minimax[>[)", "]<]minimax[>["),
     _fp("minimax_m2", "<minimax:tool_call> with <invoke name=", "<minimax:tool_call>"),
     _fp("seed_oss", "<seed:tool_call>", "<seed:tool_call>"),
+    _fp("dots", "<dots_function_call>", "<dots_function_call>"),
+    _fp("kimi_k3", "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     _fp("kimi_k2", "<|tool_calls_section_begin|>", "<|tool_calls_section_begin|>"),
     _fp("kimi_k2", "<|tool_call_section_begin|>", "<|tool_call_section_begin|>"),
     _fp("gemma4", "<|tool_call>call:NAME{...}<tool_call|>", "<|tool_call>"),
@@ -157,7 +160,6 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp(None, "<atem:function_calls> (Muse's ATEM)", "<atem:function_calls>"),
     _fp(None, "<|tool_call:begin|> (Upstage Solar Open)", "<|tool_call:begin|>"),
     _fp(None, "<TOOLCALL>[...] (NVIDIA Nemotron)", "<TOOLCALL>"),
-    _fp(None, "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     _fp(None, 'an Action: block of "tool_name" objects (Command R+)', "Action:", '"tool_name":'),
     _fp(None, ">>>recipient turns (Functionary v3)", ">>>all"),
     # -- HY: <tool_calls><tool_call>NAME<tool_sep><arg_key>..., tokens with a suffix --------
@@ -235,6 +237,9 @@ REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("mistral", "[THINK]…[/THINK]", "[THINK]"),
     _fp("cohere_command3", "<|START_THINKING|>", "<|START_THINKING|>"),
     _fp("seed_oss", "<seed:think>", "<seed:think>"),
+    _fp(
+        "kimi_k3", "Kimi K3's XTML think channel (<|open|>…<|close|> tags)", "<|open|>", "<|close|>"
+    ),
     _fp("granite", "'Here is my thought process:'", "Here is my thought process"),
     _fp("granite", "'Here's my thought process:'", "Here's my thought process"),
     _fp(None, "<|inner_prefix|>…<|inner_suffix|> (Apertus)", "<|inner_prefix|>"),
@@ -250,7 +255,7 @@ THINK: tuple[str, ...] = ("<think", "</think")
 # member's rendering of the same calls to the same calls.
 SAME_SYNTAX: tuple[tuple[str, ...], ...] = (
     ("hermes", "qwen3_json", "granite4", "ernie45"),
-    ("qwen3_coder", "qwen3_xml", "mimo", "step3p5"),
+    ("qwen3_coder", "qwen3_xml", "mimo", "step3p5", "step5"),
     ("glm45", "glm47", "poolside_v1"),
     ("jamba", "hunyuan_a13b"),
     ("llama3_json", "llama4_json"),
@@ -279,6 +284,8 @@ THINK_FAMILIES: dict[str, str] = {
     "qwen3_xml": "qwen3",
     "step3": "step3",
     "step3p5": "step3p5",
+    "step5": "step5",
+    "gigachat35": "gigachat35",
     "ernie45": "ernie45",
 }
 

@@ -55,6 +55,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("hy3", "hy_v3"),
     ("hy_v3", "hy_v3"),
     ("kimi-k2", "kimi_k2"),
+    ("kimi-k3", "kimi_k3"),
+    ("gigachat3.5", "gigachat35"),
     ("minimax-m2", "minimax_m2"),
     ("holo2", "holo2"),
     ("olmo-3", "olmo3"),
@@ -62,6 +64,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("step3p5", "step3p5"),
     ("step-3", "step3"),
     ("step3", "step3"),
+    ("step-5", "step5"),
+    ("step5", "step5"),
     ("nemotron", "nemotron_v3"),
     ("poolside", "poolside_v1"),
     # -- base families ----------------------------------------------------------------------

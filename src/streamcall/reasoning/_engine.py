@@ -12,7 +12,8 @@ Modes:
 - ``BEFORE``: no reasoning yet; text is ``Text``. A START marker switches to
   ``REASONING`` (with ``start_at_beginning`` only at the very start of the stream, the
   way Granite's plain-text phrases work). With ``drop_stray_end`` an END marker here has
-  no opener: it is dropped and the mode stays (Mistral's ``abc[/THINK]def`` is ``abcdef``).
+  no opener: it is dropped and the mode stays (Mistral's ``abc[/THINK]def`` is ``abcdef``);
+  with ``drop_before`` so are the TEXT_DROP markers.
 - ``PREFIX``: just after a START marker; an optional prefix (Gemma 4's ``thought\\n``) is
   dropped if it is there.
 - ``REASONING``: text is ``Reasoning`` until an END marker (dropped) or an IMPLICIT
@@ -88,6 +89,9 @@ class ReasoningSpec:
     drop_stray_end: bool = False
     #: markers removed from the text after reasoning
     text_drop: tuple[str, ...] = ()
+    #: remove the ``text_drop`` markers from the text before reasoning too (Kimi K3's
+    #: response channel wraps the answer whether or not reasoning came first)
+    drop_before: bool = False
     #: every marker may carry a per-checkpoint suffix before its closing ``>`` (Tencent
     #: HY: ``</think:opensource>``, ``SUFFIX`` below); the markers must be ``<…>`` tags
     suffixed: bool = False
@@ -222,8 +226,11 @@ class MarkerReasoningParser(ReasoningParser):
         self._confirm = re.compile(spec.implicit_confirm) if spec.implicit_confirm else None
         self._maybe = re.compile(spec.implicit_maybe) if spec.implicit_maybe else None
         sfx = spec.suffixed
-        self._before_finder = _Finder(spec.start + (spec.end if spec.drop_stray_end else ()), sfx)
-        self._stray_ends = frozenset(spec.end if spec.drop_stray_end else ())
+        stray = spec.end if spec.drop_stray_end else ()
+        drops = spec.text_drop if spec.drop_before else ()
+        self._before_finder = _Finder(spec.start + stray + drops, sfx)
+        # markers dropped before reasoning, which leave the mode as it is
+        self._before_drops = frozenset(stray + drops) - frozenset(spec.start)
         self._reasoning_strip = _Finder(spec.start + spec.end + spec.implicit_end, sfx)
         self._reasoning_finder = _Finder(spec.end + spec.implicit_end, sfx)
         self._after_finder = _Finder(spec.text_drop + (spec.start if spec.reopen else ()), sfx)
@@ -257,7 +264,7 @@ class MarkerReasoningParser(ReasoningParser):
             self._at_beginning = False
         if marker is None:
             return end, True
-        if marker not in self._stray_ends:  # an END with no opener is dropped; still before
+        if marker not in self._before_drops:  # (an END with no opener, a TEXT_DROP marker)
             self._mode = PREFIX
         return resume, False
 

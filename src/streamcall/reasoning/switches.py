@@ -11,7 +11,8 @@ The switches, in the order they are read:
 
 - ``chat_template_kwargs.enable_thinking`` and ``chat_template_kwargs.thinking``: for the
   formats whose templates read them. When both are given, thinking is on if either is true
-  (vLLM's rule for GLM, Kimi and DeepSeek).
+  (vLLM's rule for GLM, Kimi and DeepSeek). GigaChat 3.5's template reads
+  ``chat_template_kwargs.reasoning`` instead.
 - ``reasoning_effort`` (in ``chat_template_kwargs`` first, then the request's own member):
   for the formats that key on it; its "off" values (``none``, ``no_think``) switch
   thinking off, any other value switches it on.
@@ -61,6 +62,8 @@ SWITCHES: dict[str, ThinkingSwitch] = {
     "glm47": ThinkingSwitch(_BOTH, on_opens=False),
     "holo2": ThinkingSwitch(_BOTH),
     "kimi_k2": ThinkingSwitch(_BOTH),
+    "kimi_k3": ThinkingSwitch(_BOTH),
+    "gigachat35": ThinkingSwitch(("reasoning",)),
     "hy_v3": ThinkingSwitch((), effort=True),
     "hy_v4": ThinkingSwitch((), effort=True),
     "gemma4": ThinkingSwitch(on_opens=False),
