@@ -27,12 +27,15 @@ MODULES = [
     "deepseek_dsml",
     "hunyuan",
     "minicpm",
+    "kimi_k3",
+    "dots",
+    "gigachat",
     "schema",
 ]
 
 
 def test_every_format_of_the_family_is_here() -> None:
-    assert len(XML_FORMATS) == 17
+    assert len(XML_FORMATS) == 21
 
 
 @pytest.mark.parametrize("fmt", XML_FORMATS)
