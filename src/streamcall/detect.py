@@ -124,10 +124,13 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("deepseek_v41", "DSML tags with a space (<｜DSML｜ calls>)", "｜DSML｜ ", "calls>"),
     _fp("deepseek_v4", "DSML tags with a tool_calls block", "｜DSML｜", "tool_calls>"),
     _fp("deepseek_v32", "DSML tags with a function_calls block", "｜DSML｜", "function_calls>"),
+    _fp("gigachat35", "GCML tags (<｜GCML｜tool_calls>)", "｜GCML｜"),
     # -- markers of one family each ------------------------------------------------------
     _fp("minimax_m3", "MiniMax-M3's namespaced tags (]<]minimax[>[)", "]<]minimax[>["),
     _fp("minimax_m2", "<minimax:tool_call> with <invoke name=", "<minimax:tool_call>"),
     _fp("seed_oss", "<seed:tool_call>", "<seed:tool_call>"),
+    _fp("dots", "<dots_function_call>", "<dots_function_call>"),
+    _fp("kimi_k3", "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     _fp("kimi_k2", "<|tool_calls_section_begin|>", "<|tool_calls_section_begin|>"),
     _fp("kimi_k2", "<|tool_call_section_begin|>", "<|tool_call_section_begin|>"),
     _fp("gemma4", "<|tool_call>call:NAME{...}<tool_call|>", "<|tool_call>"),
@@ -161,7 +164,6 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("plamo3", "<|plamo:begin_tool_request...|> (PFN PLaMo 3)", "plamo:begin_tool_request"),
     _fp("inkling", "<|content_invoke_tool_json|> (Inkling)", "<|content_invoke_tool_json|>"),
     _fp("muse_glimmer", "<atem:function_calls> (Muse's ATEM)", "<atem:function_calls>"),
-    _fp("kimi_k3", "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     # -- syntaxes that no streamcall format reads ------------------------------------------
     _fp(None, 'an Action: block of "tool_name" objects (Command R+)', "Action:", '"tool_name":'),
     _fp(None, "<iquestcoder_tool_call> (IQuest-Coder V2)", "<iquestcoder_tool_call>"),
@@ -261,6 +263,9 @@ REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
         "<response></response>",
     ),
     _fp("k2_horizon", "K2 Horizon's <ifm|think>", "<ifm|think"),
+    _fp(
+        "kimi_k3", "Kimi K3's XTML think channel (<|open|>…<|close|> tags)", "<|open|>", "<|close|>"
+    ),
     _fp("granite", "'Here is my thought process:'", "Here is my thought process"),
     _fp("granite", "'Here's my thought process:'", "Here's my thought process"),
     _fp("apertus", "<|inner_prefix|>…<|inner_suffix|>", "<|inner_prefix|>"),
@@ -279,7 +284,7 @@ THINK: tuple[str, ...] = ("<think", "</think")
 # member's rendering of the same calls to the same calls.
 SAME_SYNTAX: tuple[tuple[str, ...], ...] = (
     ("hermes", "qwen3_json", "granite4", "ernie45"),
-    ("qwen3_coder", "qwen3_xml", "mimo", "step3p5"),
+    ("qwen3_coder", "qwen3_xml", "mimo", "step3p5", "step5"),
     ("glm45", "glm47", "poolside_v1", "ling3"),
     ("telechat4", "xingchen4", "xing4_0"),
     ("jamba", "hunyuan_a13b"),
@@ -314,6 +319,8 @@ THINK_FAMILIES: dict[str, str] = {
     "qwen3_xml": "qwen3",
     "step3": "step3",
     "step3p5": "step3p5",
+    "step5": "step5",
+    "gigachat35": "gigachat35",
     "ernie45": "ernie45",
     "nemotron_toolcall": "deepseek_r1",  # Nemotron Nano v2 opens <think> in the prompt
 }

@@ -40,6 +40,7 @@ EXAMPLES = [
     ("google/gemma-4-31b-it", "gemma4"),
     ("ibm-granite/granite-4.0-h-small", "granite4"),
     ("moonshotai/Kimi-K2-Instruct-0905", "kimi_k2"),
+    ("moonshotai/Kimi-K3", "kimi_k3"),
     ("MiniMaxAI/MiniMax-M3", "minimax_m3"),
     ("org/mm-m3-preview", "minimax_m3"),
     ("MiniMaxAI/MiniMax-M2", "minimax_m2"),
@@ -63,10 +64,14 @@ EXAMPLES = [
     ("tencent/Hunyuan-A13B-Instruct", "hunyuan_a13b"),
     ("swiss-ai/Apertus-8B-Instruct-2509", "apertus"),
     ("ai-sage/GigaChat3-10B-A1.8B", "gigachat3"),
+    ("ai-sage/GigaChat3.5-432B-A28B", "gigachat35"),
     ("stepfun-ai/Step-3.5-Flash", "step3p5"),
     ("org/step3p5-mini", "step3p5"),
     ("stepfun-ai/step-3", "step3"),
     ("org/step3-small", "step3"),
+    ("stepfun-ai/Step-5", "step5"),
+    ("org/step5-mini", "step5"),
+    ("rednote-hilab/dots.llm1.inst", "dots"),
     ("XiaomiMiMo/MiMo-7B-RL", "mimo"),
     ("openbmb/MiniCPM5-8B", "minicpm5"),
     ("Team-ACE/ToolACE-8B", "pythonic"),
@@ -134,6 +139,7 @@ def test_every_pattern_has_an_example() -> None:
         ("moonshotai/Kimi-K2-Instruct-0905", "kimi_k2"),
         ("moonshotai/Kimi-K2.5", "kimi_k2"),
         ("org/K2-Horizon-Qwen3-distill", "k2_horizon"),
+        ("ai-sage/GigaChat3.5-432B-A28B", "gigachat35"),  # not gigachat3
     ],
 )
 def test_order_sensitive_cases(model: str, expected: str) -> None:
@@ -222,6 +228,43 @@ def test_new_reasoning_routes(model: str, expected: str | None) -> None:
 def test_hy4_ids_do_not_route_to_hy_v3(model: str) -> None:
     # vLLM's Rust table routes only hy3/hy_v3; HY v4 (no tool_sep) is chosen by name.
     assert format_for_model(model) is None
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        # the neighbours of the issue-16 patterns keep their own formats
+        ("moonshotai/Kimi-K2.5", "kimi_k2"),  # not kimi_k3
+        ("moonshotai/Kimi-K2.6", "kimi_k2"),
+        ("moonshotai/Kimi-VL-A3B-Thinking-2506", None),
+        ("moonshotai/Kimi-Dev-72B", None),
+        ("ai-sage/GigaChat3-702B-A36B-preview", "gigachat3"),  # not gigachat35
+        ("ai-sage/GigaChat3.1-10B-A1.8B", "gigachat3"),
+        ("stepfun-ai/step3", "step3"),  # not step5
+        ("stepfun-ai/Step-3.5-Flash", "step3p5"),
+        ("org/step3p5-large", "step3p5"),
+        ("rednote-hilab/dots.ocr", None),  # not dots
+        ("rednote-hilab/dots.vlm1.inst", None),
+    ],
+)
+def test_issue16_neighbours(model: str, expected: str | None) -> None:
+    assert format_for_model(model) == expected
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("moonshotai/Kimi-K3", "kimi_k3"),
+        ("moonshotai/Kimi-K2-Thinking", "kimi_k2"),  # not kimi_k3
+        ("ai-sage/GigaChat3.5-432B-A28B", "gigachat35"),
+        ("ai-sage/GigaChat3-10B-A1.8B", None),  # GigaChat 3 has no reasoning format
+        ("stepfun-ai/Step-5", "step5"),
+        ("org/step5-mini", "step5"),
+        ("stepfun-ai/Step-3.5-Flash", "step3p5"),  # not step5
+    ],
+)
+def test_issue16_reasoning_routes(model: str, expected: str | None) -> None:
+    assert reasoning_format_for_model(model) == expected
 
 
 def test_every_routed_format_is_registered() -> None:

@@ -1,6 +1,7 @@
 """Collect every format's own test strings into tests/fixtures/response_templates/format_texts.json.
 
     python tests/reference/harvest_format_texts.py [--records FILE]
+    python tests/reference/harvest_format_texts.py --add TEST...
     python tests/reference/harvest_format_texts.py --markdown
 
 Runs tests/formats under pytest with ``parse_tool_calls`` wrapped, recording every text
@@ -12,7 +13,11 @@ then classified against the format's exported response template (``rt_formats.cl
 and written with its category, so that tests/response_templates/test_rt_export.py can
 check that every text still reads the same way. ``--records FILE`` reuses the records of
 an earlier run (the run takes about 15 minutes) and writes them to FILE otherwise.
-``--markdown`` prints the per-format table of docs/response-templates.md from the fixture.
+``--add TEST...`` runs only those tests (paths or node ids) and adds the texts of the
+exported formats the fixture does not have yet, leaving every other entry as it is (new
+tool lists go at the end of the list): a new format's texts without the whole run, which
+a later full run may widen. ``--markdown`` prints the per-format table of
+docs/response-templates.md from the fixture.
 """
 
 from __future__ import annotations
@@ -64,15 +69,38 @@ class Recorder:
         self.test = item.nodeid
 
 
-def record() -> list[dict[str, Any]]:
+def record(tests: list[str] | None = None) -> list[dict[str, Any]]:
     import pytest
 
     recorder = Recorder()
     pytest.main(
-        [str(TESTS / "formats"), "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
+        [*(tests or [str(TESTS / "formats")]), "-q", "-p", "no:randomly", "-p", "no:cacheprovider"],
         plugins=[recorder],
     )
     return recorder.records
+
+
+def add(tests: list[str]) -> int:
+    """``--add``: the texts of exported formats the fixture lacks, from these tests only."""
+    from rt_formats import classify
+    from streamcall.response_templates.export import EXPORTED
+
+    data = json.loads(OUT.read_text(encoding="utf-8"))
+    tool_lists: list[Any] = data["tools"]
+    for fmt, entries in select(record(tests)).items():
+        if fmt not in EXPORTED or fmt in data["formats"]:
+            continue
+        for entry in entries:
+            entry["category"] = classify(fmt, entry["text"], entry["tools"])[0]
+            if entry["tools"] is not None:
+                if entry["tools"] not in tool_lists:
+                    tool_lists.append(entry["tools"])
+                entry["tools"] = tool_lists.index(entry["tools"])
+        data["formats"][fmt] = entries
+        print(fmt, dict(collections.Counter(e["category"] for e in entries)))
+    data["formats"] = dict(sorted(data["formats"].items()))
+    OUT.write_text(_dump(data), encoding="utf-8")
+    return 0
 
 
 def select(records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -138,6 +166,8 @@ def main(argv: list[str]) -> int:
     if "--markdown" in argv:
         sys.stdout.write(markdown())
         return 0
+    if "--add" in argv:
+        return add(argv[argv.index("--add") + 1 :])
     from rt_formats import classify
     from streamcall.response_templates.export import EXPORTED
 

@@ -2,10 +2,11 @@
 
 Grammar (every marker and header is configured per format by class attributes)::
 
-    output  := (text | block | call | region)*        # bare calls only if BARE_CALLS
+    output  := (text | block | call | region | FRAMES)*   # bare calls only if BARE_CALLS
     block   := BLOCK_OPEN (ws | IGNORE | BLOCK_SKIP | call)* BLOCK_CLOSE?
     call    := CALL_OPEN CALL_HEADER (ws | param)* (CALL_CLOSE | BLOCK_CLOSE)
-             | CALL_OPEN CALL_HEADER ws* object ws* (CALL_CLOSE | BLOCK_CLOSE)  # JSON_ARGS
+             | CALL_OPEN CALL_HEADER ws* body ws* (CALL_CLOSE | BLOCK_CLOSE)  # JSON_ARGS
+    body    := object | WRAP[0] ws* object ws* WRAP[1]?          # WRAP: JSON_ARGS_WRAP
     param   := PARAM_OPEN PARAM_HEADER value PARAM_CLOSE?
     value   := raw text up to the first terminator: PARAM_CLOSE, or (a missing closer, as
                vLLM tolerates) the next PARAM_OPEN, CALL_CLOSE or BLOCK_CLOSE
@@ -107,6 +108,11 @@ streamed where the model wrote what the plan takes, else held and converted
 (``_jsonmembers.TypedJsonArgs``). ``QUOTED_STRINGS`` (Muse, whose values are JSON
 when they load): an untyped value that starts with ``"`` is held, and is the string it
 encodes when it is one JSON string (``schema.quoted_string_json``), else its raw text.
+``JSON_ARGS_WRAP`` (Kimi K3's ``<|open|>json type="object"<|sep|>`` …
+``<|close|>json<|sep|>``): markers around that object, read as call markers (a cut one is held); the opener after a parameter, or the
+closer anywhere but after the object, is junk. ``FRAMES`` (Kimi K3's response channel,
+``ToolParser.FRAMES``): markers dropped from the text, found as text's other markers are
+(a cut one held); blanks after a block before one are a gap, dropped with it.
 
 Whitespace after a call or block is markup if another call or block or the end follows,
 else text (``_skip_gap``). Inside a block that has held a call, the wrappers between calls
@@ -233,6 +239,8 @@ class XmlParamsParser(ToolParser):
     #: with JSON_ARGS: the object's top-level values are typed by the schema, as tagged
     #: values are (``_jsonmembers``), instead of streamed verbatim
     JSON_ARGS_TYPED: ClassVar[bool] = False
+    #: with JSON_ARGS, ``(opener, closer)`` that may wrap that object (Kimi K3's JSON block)
+    JSON_ARGS_WRAP: ClassVar[tuple[str, str] | None] = None
     #: ``(opener, closer)`` of a span of text in which no call is read; the span, markers
     #: included, is text, and an unclosed one lasts to the end of the stream
     TEXT_REGION: ClassVar[tuple[str, str] | None] = None
@@ -303,6 +311,7 @@ class XmlParamsParser(ToolParser):
         if region is not None:
             starts.append(region[0])
             self._region_finder = MarkerFinder((region[1],))
+        starts.extend(self.FRAMES)
         self._text_finder = MarkerFinder(starts)
 
     def _setup_markers(self) -> None:
@@ -314,8 +323,9 @@ class XmlParamsParser(ToolParser):
         self._block_partial = PartialMarkers(self._block_markers)
         # Longest first, so that a closer is not taken for a parameter opener that is its
         # prefix (MiniMax-M3's ``NS<`` and ``NS</invoke>``).
+        wrap = self.JSON_ARGS_WRAP or ()
         self._call_markers = tuple(
-            sorted((*self.PARAM_OPEN, self.CALL_CLOSE, *block_close), key=len, reverse=True)
+            sorted((*self.PARAM_OPEN, self.CALL_CLOSE, *block_close, *wrap), key=len, reverse=True)
         )
         self._call_marker_re = re.compile("|".join(map(re.escape, self._call_markers)))
         # A cut marker between parameters is held; so is a whole one that a longer marker
@@ -414,6 +424,8 @@ class XmlParamsParser(ToolParser):
         pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
         if marker is None:
             return pos, True
+        if marker in self.FRAMES:
+            return pos, False  # dropped (blanks after a block before it, as a gap)
         if self.TEXT_REGION is not None and marker == self.TEXT_REGION[0]:
             # blanks after a block stay text: no block follows them
             out.append(Text("".join(blanks) + marker if blanks else marker))
@@ -602,6 +614,14 @@ class XmlParamsParser(ToolParser):
             if marker == self.BLOCK_CLOSE:
                 self._in_block = False
             self._close_call(out, incomplete=False)
+        elif self.JSON_ARGS_WRAP is not None and marker in self.JSON_ARGS_WRAP:
+            if (
+                marker != self.JSON_ARGS_WRAP[0]
+                or self._member_count
+                or self._held_wrapper is not None
+            ):
+                return self._junk_ends_call(out, ws)
+            # the object's opener: the object follows (read as a bare one, above)
         else:
             self._raw = [marker]
             self._mode = KEY
@@ -641,6 +661,15 @@ class XmlParamsParser(ToolParser):
                 value = value[1:]
             if value[-1:] == "\n":
                 value = value[:-1]
+        key, plan, types = self._param_plan(m)
+        if plan == AUTO and self.QUOTED_STRINGS and value[:1] == '"':
+            return json_quote(key) + ":" + quoted_string_json(value)
+        return json_quote(key) + ":" + whole_value_json(plan, types, value)
+
+    def _param_plan(self, m: re.Match[str]) -> tuple[str, int, frozenset[str]]:
+        """A parameter's key and how its value is read (its plan and types), from its
+        header's match: by the key's property in the schema, else by DSML's ``string``
+        flag (``true``: a string, anything else: JSON, held)."""
         key = m.group("key").strip()
         plan, types = value_plan(self._props.get(key))
         if plan == AUTO and self._has_string_flag:
@@ -649,9 +678,7 @@ class XmlParamsParser(ToolParser):
                 plan = STRING if flag == "true" else HELD
         if self._has_type_group and m.group("type") is not None:
             plan, types = written_type_plan(self._props.get(key), m.group("type"))
-        if plan == AUTO and self.QUOTED_STRINGS and value[:1] == '"':
-            return json_quote(key) + ":" + quoted_string_json(value)
-        return json_quote(key) + ":" + whole_value_json(plan, types, value)
+        return key, plan, types
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         m = self.PARAM_HEADER.match(buf, pos)
@@ -665,8 +692,7 @@ class XmlParamsParser(ToolParser):
         return self._moved(out, m.end(), len(buf))
 
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
-        key = m.group("key").strip()
-        flag = m.group("string") if self._has_string_flag else None
+        key, plan, types = self._param_plan(m)
         self._held = []
         self._blanks = []
         self._newline_skipped = False
@@ -676,15 +702,9 @@ class XmlParamsParser(ToolParser):
                 self._settle_wrapper(unwrap=False)
             elif not self._member_count and key in self.WRAPPER_KEYS and key not in self._props:
                 # Maybe the call's arguments: read it whole, emit nothing yet.
-                self._reading_wrapper = (key, flag)
+                self._reading_wrapper = (key, m.group("string") if self._has_string_flag else None)
                 self._plan, self._types = HELD, frozenset()
                 return
-        plan, types = value_plan(self._props.get(key))
-        if plan == AUTO and flag is not None:
-            # DSML's flag types a value the schema does not: a string, or JSON.
-            plan = STRING if flag == "true" else HELD
-        if self._has_type_group and m.group("type") is not None:
-            plan, types = written_type_plan(self._props.get(key), m.group("type"))
         self._plan = plan
         self._types = types
         self._add_args(("," if self._member_count else "") + json_quote(key) + ":")
@@ -997,6 +1017,10 @@ class XmlParamsParser(ToolParser):
             self._json_call = False  # the JSON call object's end
             self._param_gap = []
             return self._moved(out, ws + 1, len(buf))
+        wrap = self.JSON_ARGS_WRAP
+        if wrap is not None and buf.startswith(wrap[1], ws):
+            self._param_gap = []
+            return ws + len(wrap[1]), False  # the object's closer; the call's comes next
         for closer in (self.CALL_CLOSE, self.BLOCK_CLOSE):
             if closer and buf.startswith(closer, ws):
                 if closer == self.BLOCK_CLOSE:

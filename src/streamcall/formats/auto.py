@@ -30,7 +30,7 @@ on the marker itself; the shared ones read a few characters more:
   after the blanks that follow it. ``{`` is a JSON call: ``hermes`` (``qwen3_json``,
   ``granite4`` and ``ernie45`` write the same and read each other's calls the same); ``[``
   a JSON list: ``granite``; ``<function=`` or ``<function name="``: ``qwen3_coder`` (also
-  ``qwen3_xml``, ``mimo``, ``step3p5``); a name then ``<arg_key>`` or ``</tool_call>``:
+  ``qwen3_xml``, ``mimo``, ``step3p5``, ``step5``); a name then ``<arg_key>`` or ``</tool_call>``:
   ``glm45`` (``glm47``, ``poolside_v1`` and ``ling3`` read the same); a name then
   ``<param_key>`` or ``{``: ``telechat4`` (also ``xingchen4``). Anything else: ``hermes``, whose
   parser releases what is not a call as text. The hold: the blanks and the name.
@@ -252,9 +252,11 @@ for _name, _markers in {
     "deepseek_v32": ("<｜DSML｜function_calls>", "<｜DSML｜invoke name="),
     "deepseek_v4": ("<｜DSML｜tool_calls>",),
     "deepseek_v41": ("<｜DSML｜ calls>", "<｜DSML｜ invoke name="),
+    "dots": ("<dots_function_call>",),
     "functiongemma": ("<start_function_call>",),
     "gemma4": ("<|tool_call>",),
     "inkling": ("<|message_model|>", "<|content_invoke_tool_json|>"),
+    "gigachat35": ("<｜GCML｜tool_calls>", "<｜GCML｜invoke name="),
     "gigachat3": (
         "<|message_sep|>\n\nfunction call<|role_sep|>",
         "function call<|role_sep|>",
@@ -268,6 +270,8 @@ for _name, _markers in {
         "<|tool_call_section_begin|>",
         "<|tool_call_begin|>",
     ),
+    # Kimi K3's XTML tokens (the response channel before the tools channel included)
+    "kimi_k3": ("<|open|>", "<|close|>"),
     "lfm2": ("<|tool_call_start|>",),
     "llama3_json": ("<|python_tag|>",),
     "llama4_pythonic": ("<|python_start|>",),

@@ -12,6 +12,19 @@ One call object per header, not an array; several after one header are all kept.
 optional (``END_OPTIONAL``); when it is written it is markup. Arguments are streamed
 verbatim; a call with no arguments gets ``{}``. Holds back a partial ``START`` at the end
 of text; everything else is the JSON-call engine's (``_jsoncalls``).
+
+GigaChat 3.5 (vLLM ``gigachat35``) writes GCML instead: DeepSeek's DSML grammar
+(``deepseek_dsml.py``) with the marker stem ``｜GCML｜`` (U+FF5C on both sides) and a
+``tool_calls`` block::
+
+    <｜GCML｜tool_calls><｜GCML｜invoke name="f">
+    <｜GCML｜parameter name="k" string="true|false">v</｜GCML｜parameter>
+    </｜GCML｜invoke></｜GCML｜tool_calls>
+
+``string="true"`` values are raw text, streamed; ``string="false"`` values are JSON, held
+(a string if they do not load); the schema types a key it knows first, as in DSML.
+Everything else (an invoke outside a block, a JSON-object body, a wrapper parameter, what
+is held back) is DSML's.
 """
 
 from __future__ import annotations
@@ -20,6 +33,7 @@ import json
 from typing import Any
 
 from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.deepseek_dsml import DeepSeekV32Parser
 
 
 class GigaChat3Parser(JsonCallsParser):
@@ -48,4 +62,26 @@ class GigaChat3Parser(JsonCallsParser):
         )
 
 
-FORMATS = (GigaChat3Parser,)
+class GigaChat35Parser(DeepSeekV32Parser):
+    names = ("gigachat35",)
+    family = "ai-sage GigaChat 3.5 (GCML)"
+    vllm_differences = (
+        "Streams string parameters while they are written (vLLM emits each invoke whole "
+        "at its closer); an invoke cut off by the end of the stream is reported "
+        'incomplete (vLLM returns the text as content); string="false" values that do '
+        "not load as JSON become strings; an invoke outside a block is a call, and an "
+        "invoke whose body is a JSON object has that object for arguments (DSML's rules, "
+        "as in SGLang); text after the calls is kept."
+    )
+    P = "<｜GCML｜"
+    CLOSE_P = "</｜GCML｜"
+    BLOCK = "tool_calls"
+    BLOCK_OPEN = P + BLOCK + ">"
+    BLOCK_CLOSE = CLOSE_P + BLOCK + ">"
+    CALL_OPEN = (P + "invoke name=",)
+    CALL_CLOSE = CLOSE_P + "invoke>"
+    PARAM_OPEN = (P + "parameter name=",)
+    PARAM_CLOSE = CLOSE_P + "parameter>"
+
+
+FORMATS = (GigaChat3Parser, GigaChat35Parser)

@@ -59,6 +59,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("k2-horizon", "k2_horizon"),  # (before kimi-k2, though neither catches the other)
     ("k2-v3", "k2_horizon"),
     ("kimi-k2", "kimi_k2"),
+    ("kimi-k3", "kimi_k3"),
     ("minimax-m1", "minimax"),  # (not in the Rust table) M1 writes JSON lines
     ("minimax-m3", "minimax_m3"),
     ("mm-m3", "minimax_m3"),
@@ -83,11 +84,15 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("longcat", "longcat"),
     ("hunyuan-a13b", "hunyuan_a13b"),
     ("apertus", "apertus"),
+    ("gigachat3.5", "gigachat35"),  # GCML; GigaChat 3 / 3.1 keep their JSON calls
     ("gigachat3", "gigachat3"),
     ("step-3.5", "step3p5"),
     ("step3p5", "step3p5"),
     ("step-3", "step3"),
     ("step3", "step3"),
+    ("step-5", "step5"),
+    ("step5", "step5"),
+    ("dots.llm", "dots"),  # [unverified which generation writes the wrapper]; not dots.ocr
     ("mimo", "mimo"),
     ("minicpm5", "minicpm5"),
     ("toolace", "pythonic"),

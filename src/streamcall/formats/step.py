@@ -1,4 +1,4 @@
-"""StepFun Step-3 (steptml) and Step-3.5 (Qwen3-Coder style).
+"""StepFun Step-3 (steptml), Step-3.5 and Step-5 (Qwen3-Coder style).
 
 Step-3 grammar (vLLM ``step3``)::
 
@@ -11,7 +11,11 @@ Step-3 grammar (vLLM ``step3``)::
 The per-call wrappers are skipped between calls. Values sit inline, so their whitespace
 (newlines included) is data and kept, as vLLM keeps it. Step-3.5 (``step3p5``) writes
 Qwen3-Coder's ``<tool_call><function=f><parameter=k>`` and also the
-``<function name="f">``/``<parameter name="k">`` spelling; both are accepted.
+``<function name="f">``/``<parameter name="k">`` spelling; both are accepted. Step-5
+(``step5``) writes Qwen3-Coder's XML exactly (``qwen3.py``): vLLM's ``step5`` is its
+``qwen3_coder`` configuration with the text around the calls kept byte-exact, which is
+what ``qwen3_coder`` here does anyway (whitespace-only text before a block included; the
+one newline after a value's opening tag and before its closer is framing).
 
 Values are typed by the tool schema (see ``schema.py``); string values stream as they
 are written. Holds back a partial block marker in text, a header until its ``>``, and a
@@ -127,4 +131,14 @@ class Step3p5Parser(QwenCoderParser):
         return "".join(out)
 
 
-FORMATS = (Step3Parser, Step3p5Parser)
+class Step5Parser(QwenCoderParser):
+    names = ("step5",)
+    family = "StepFun Step-5 (Qwen3-Coder XML)"
+    vllm_differences = QwenCoderParser.vllm_differences + (
+        " The text around the calls is kept byte-exact, whitespace-only text included, "
+        "which is what vLLM's step5 configuration asks for (its 0.33 one-shot path still "
+        "drops whitespace-only content and the text after a call)."
+    )
+
+
+FORMATS = (Step3Parser, Step3p5Parser, Step5Parser)

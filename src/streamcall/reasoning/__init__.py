@@ -67,6 +67,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("kimi-dev", "kimi_vl"),
     ("minimax-m3", "minimax_m3"),
     ("mm-m3", "minimax_m3"),
+    ("kimi-k3", "kimi_k3"),
+    ("gigachat3.5", "gigachat35"),
     ("minimax-m2", "minimax_m2"),
     ("holo2", "holo2"),
     ("olmo-3", "olmo3"),
@@ -77,6 +79,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     # Nemotron Nano v2: <think> opened by the template when thinking is on (its default)
     ("nemotron-nano-9b-v2", "deepseek_r1"),
     ("nemotron-nano-12b-v2", "deepseek_r1"),
+    ("step-5", "step5"),
+    ("step5", "step5"),
     ("nemotron", "nemotron_v3"),
     ("plamo-3", "plamo3"),
     ("solar-open-", "solar_open"),

@@ -175,6 +175,40 @@ SPECS: tuple[ReasoningSpec, ...] = (
         opened=True,
         implicit_end=("<|tool_calls_section_begin|>",),
     ),
+    # Kimi K3's channels are XTML elements of special tokens. Reasoning also ends where
+    # the response or tools channel opens without the think channel's closer (SGLang's
+    # detector does the same); the response channel's wrapper and the end-of-message
+    # markers are dropped from the text, before reasoning too (the answer is wrapped when
+    # thinking is off), as vLLM's parser does when no tool parser follows it.
+    ReasoningSpec(
+        "kimi_k3",
+        family="Moonshot Kimi K3 (XTML think channel)",
+        start=("<|open|>think<|sep|>",),
+        end=("<|close|>think<|sep|>", "<|open|>response<|sep|>"),
+        opened=True,  # thinking mode pre-fills <|open|>think<|sep|>
+        implicit_end=("<|open|>tools<|sep|>",),
+        text_drop=(
+            "<|open|>response<|sep|>",
+            "<|close|>response<|sep|>",
+            "<|close|>message<|sep|>",
+            "<|end_of_msg|>",
+        ),
+        vllm_differences="Reasoning also ends where <|open|>response<|sep|> or "
+        "<|open|>tools<|sep|> opens without <|close|>think<|sep|> (as SGLang's detector "
+        "does; vLLM keeps it reasoning); with thinking on, a think channel the model writes "
+        "again is dropped; with thinking off, one the model writes still opens reasoning "
+        "(vLLM then returns it all as content).",
+    ),
+    # GigaChat 3.5's base template turns reasoning on with the ``reasoning`` switch
+    # (off by default: vLLM's parser is identity then), and then pre-fills <think>; the
+    # Reasoning checkpoints' template always does (prompt_opened=True).
+    ReasoningSpec(
+        "gigachat35",
+        family="ai-sage GigaChat 3.5",
+        opened=False,
+        vllm_differences="With reasoning off (the default), a <think> the model writes "
+        "still opens reasoning (vLLM is identity then).",
+    ),
     ReasoningSpec(
         "minimax_m3",
         family="MiniMax-M3",
@@ -236,6 +270,9 @@ SPECS: tuple[ReasoningSpec, ...] = (
         implicit_confirm=_TOOL_CALL_CONFIRM,
         implicit_maybe=_TOOL_CALL_MAYBE,
     ),
+    # Step-5's template pre-fills <think>, as DeepSeek-R1's does (vLLM's step5 reasoning
+    # is the R1 parser); no tool marker ends it implicitly.
+    ReasoningSpec("step5", family="StepFun Step-5", opened=True),
     ReasoningSpec("nemotron_v3", family="NVIDIA Nemotron v3", opened=True),
     # Inkling's typed blocks: every <|content_thinking|> block is reasoning, and a block
     # ends at its end token, or where the next block's marker (a new message, another

@@ -12,8 +12,8 @@ The switches, in the order they are read:
 - ``chat_template_kwargs.enable_thinking`` and ``chat_template_kwargs.thinking``: for the
   formats whose templates read them. When both are given, thinking is on if either is true
   (vLLM's rule for GLM, Kimi and DeepSeek). A few templates read a member of their own
-  instead (MiniMax-M3's ``thinking_mode``: ``enabled``/``disabled``; Cohere's
-  ``reasoning``).
+  instead (MiniMax-M3's ``thinking_mode``: ``enabled``/``disabled``; Cohere's and
+  GigaChat 3.5's ``reasoning``).
 - ``reasoning_effort`` (in ``chat_template_kwargs`` first, then the request's own member):
   for the formats that key on it; its "off" values (``none``, ``no_think``) switch
   thinking off, any other value switches it on.
@@ -68,6 +68,8 @@ SWITCHES: dict[str, ThinkingSwitch] = {
     "xingchen4": ThinkingSwitch(_BOTH),
     "xing4_0": ThinkingSwitch(_BOTH),
     "kimi_k2": ThinkingSwitch(_BOTH),
+    "kimi_k3": ThinkingSwitch(_BOTH),
+    "gigachat35": ThinkingSwitch(("reasoning",)),
     "hy_v3": ThinkingSwitch((), effort=True),
     "hy_v4": ThinkingSwitch((), effort=True),
     "gemma4": ThinkingSwitch(on_opens=False),

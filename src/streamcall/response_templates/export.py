@@ -257,10 +257,10 @@ def _hy(header_end: str) -> Exported:
     )
 
 
-def _dsml(prefix: str, block: str) -> Exported:
+def _dsml(prefix: str, block: str, start: str = _DEEPSEEK) -> Exported:
     opener, closer = _esc(prefix), _esc("</" + prefix[1:])
     return _tagged_params(
-        _DEEPSEEK,
+        start,
         opener + r'invoke name="(?P<name>[^"\n]+)">',
         closer + "invoke>",
         opener + "invoke",
@@ -482,6 +482,7 @@ EXPORTED: dict[str, Exported] = {
     "qwen3_xml": _qwen_xml(_QWEN),
     "mimo": _qwen_xml(_QWEN),
     "seed_oss": _qwen_xml("<seed:bos>assistant\n", "seed:tool_call"),
+    "step5": _qwen_xml(_QWEN),
     "step3p5": _tagged_params(
         "<|im_start|>assistant\n",
         r'<tool_call>\s*<function name="(?P<name>[^"\n]+)">',
@@ -537,6 +538,17 @@ EXPORTED: dict[str, Exported] = {
     "deepseek_v32": _dsml("<｜DSML｜", "function_calls"),
     "deepseek_v4": _dsml("<｜DSML｜", "tool_calls"),
     "deepseek_v41": _dsml("<｜DSML｜ ", "calls"),
+    "gigachat35": _dsml("<｜GCML｜", "tool_calls", "assistant<|role_sep|>\n"),
+    # (the anchor is dots.llm1's assistant turn, <|response|>)
+    "dots": _tagged_params(
+        "<|response|>",
+        r'<invoke name="(?P<name>[^"\n]+)">',
+        "</invoke>",
+        _esc("<invoke"),
+        _NAMED_PARAM,
+        section=(("<dots_function_call>",), "</dots_function_call>"),
+        markers=("<dots_function_call>", "<invoke"),
+    ),
     "llama4_pythonic": _calls_list(_LLAMA4, "<|python_start|>", "<|python_end|>"),
     "lfm2": _calls_list(_QWEN, "<|tool_call_start|>", "<|tool_call_end|>"),
     "pythonic": Exported(
@@ -596,6 +608,12 @@ _MUSE = (
 )
 
 UNEXPRESSIBLE: dict[str, str] = {
+    "kimi_k3": (
+        'Each argument is typed by its own `type` attribute (`<|open|>argument key="n" '
+        'type="integer"<|sep|>7…`): xml-inline passes every value through one value parser '
+        "(typed by the request's tools), so the attribute cannot type it; and names and keys "
+        "are XML-escaped (`&amp;`, `&quot;`), which no transform undoes."
+    ),
     "apertus": (
         'Each call is `{"NAME": {arguments}}`: the function name is a JSON key, and a '
         "transform can only place values, never read a key."

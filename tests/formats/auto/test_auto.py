@@ -47,6 +47,7 @@ EQUIVALENT = {
     "qwen3_xml": "qwen3_coder",
     "mimo": "qwen3_coder",
     "step3p5": "qwen3_coder",
+    "step5": "qwen3_coder",
     "hunyuan_a13b": "jamba",
     "minimax": "jamba",
     "llama4_json": "llama3_json",

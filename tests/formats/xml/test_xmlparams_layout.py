@@ -30,6 +30,9 @@ MODULES = [
     "k2_horizon",
     "telechat",
     "_jsonmembers",
+    "kimi_k3",
+    "dots",
+    "gigachat",
     "schema",
 ]
 
