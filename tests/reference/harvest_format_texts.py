@@ -1,7 +1,7 @@
 """Collect every format's own test strings into tests/fixtures/response_templates/format_texts.json.
 
     python tests/reference/harvest_format_texts.py [--records FILE]
-    python tests/reference/harvest_format_texts.py --add TEST...
+    python tests/reference/harvest_format_texts.py [--records FILE] --add [TEST...]
     python tests/reference/harvest_format_texts.py --markdown
 
 Runs tests/formats under pytest with ``parse_tool_calls`` wrapped, recording every text
@@ -13,10 +13,11 @@ then classified against the format's exported response template (``rt_formats.cl
 and written with its category, so that tests/response_templates/test_rt_export.py can
 check that every text still reads the same way. ``--records FILE`` reuses the records of
 an earlier run (the run takes about 15 minutes) and writes them to FILE otherwise.
-``--add TEST...`` runs only those tests (paths or node ids) and adds the texts of the
-exported formats the fixture does not have yet, leaving every other entry as it is (new
-tool lists go at the end of the list): a new format's texts without the whole run, which
-a later full run may widen. ``--markdown`` prints the per-format table of
+``--add [TEST...]`` runs only those tests (paths, node ids or other pytest arguments such
+as ``-k``; all of tests/formats when none are named, or the records of ``--records FILE``
+when it exists) and adds the texts of the exported formats the fixture does not have yet,
+leaving every other entry, its category and the tool lists' indices as they are (new tool
+lists go at the end of the list): a new format's texts without rewriting the others. ``--markdown`` prints the per-format table of
 docs/response-templates.md from the fixture.
 """
 
@@ -80,14 +81,27 @@ def record(tests: list[str] | None = None) -> list[dict[str, Any]]:
     return recorder.records
 
 
-def add(tests: list[str]) -> int:
+def records_of(tests: list[str] | None, records_file: Path | None) -> list[dict[str, Any]]:
+    """The records of ``records_file`` when it exists, else of a run of ``tests`` (all of
+    tests/formats by default), written to ``records_file`` when one is named."""
+    if records_file is not None and records_file.exists():
+        records: list[dict[str, Any]] = json.loads(records_file.read_text(encoding="utf-8"))
+        return records
+    records = record(tests)
+    if records_file is not None:
+        records_file.write_text(json.dumps(records), encoding="utf-8")
+    return records
+
+
+def add(tests: list[str], records_file: Path | None = None) -> int:
     """``--add``: the texts of exported formats the fixture lacks, from these tests only."""
     from rt_formats import classify
     from streamcall.response_templates.export import EXPORTED
 
     data = json.loads(OUT.read_text(encoding="utf-8"))
     tool_lists: list[Any] = data["tools"]
-    for fmt, entries in select(record(tests)).items():
+    added = 0
+    for fmt, entries in select(records_of(tests or None, records_file)).items():
         if fmt not in EXPORTED or fmt in data["formats"]:
             continue
         for entry in entries:
@@ -97,9 +111,11 @@ def add(tests: list[str]) -> int:
                     tool_lists.append(entry["tools"])
                 entry["tools"] = tool_lists.index(entry["tools"])
         data["formats"][fmt] = entries
+        added += len(entries)
         print(fmt, dict(collections.Counter(e["category"] for e in entries)))
     data["formats"] = dict(sorted(data["formats"].items()))
     OUT.write_text(_dump(data), encoding="utf-8")
+    print(f"added {added} texts to {OUT}")
     return 0
 
 
@@ -166,19 +182,17 @@ def main(argv: list[str]) -> int:
     if "--markdown" in argv:
         sys.stdout.write(markdown())
         return 0
+    records_file = None
+    if "--records" in argv:
+        i = argv.index("--records")
+        records_file = Path(argv[i + 1])
+        argv = argv[:i] + argv[i + 2 :]
     if "--add" in argv:
-        return add(argv[argv.index("--add") + 1 :])
+        return add(argv[argv.index("--add") + 1 :], records_file)
     from rt_formats import classify
     from streamcall.response_templates.export import EXPORTED
 
-    records_file = Path(argv[argv.index("--records") + 1]) if "--records" in argv else None
-    if records_file is not None and records_file.exists():
-        records = json.loads(records_file.read_text(encoding="utf-8"))
-    else:
-        records = record()
-        if records_file is not None:
-            records_file.write_text(json.dumps(records), encoding="utf-8")
-    selected = select(records)
+    selected = select(records_of(None, records_file))
     counts: dict[str, collections.Counter[str]] = {}
     for fmt, entries in selected.items():
         if fmt not in EXPORTED:
