@@ -128,9 +128,15 @@ def _json_tagged(
 
 
 def _json_list(
-    start: str, opener: str, closer: str | None, name: str = "name", args: str = "arguments"
+    start: str | list[str],
+    opener: str,
+    closer: str | None,
+    name: str = "name",
+    args: str = "arguments",
+    note: str = "",
 ) -> Exported:
-    """``OPEN [{"name": ..., "arguments": {...}}, ...] CLOSE?``: one list of calls."""
+    """``OPEN [{"name": ..., "arguments": {...}}, ...] CLOSE?``: one list of calls (``note``:
+    more limits, appended)."""
     calls: dict[str, Any] = {
         "open": opener,
         "close_pattern": f"{_esc(closer)}(?:\\s*\\Z)?" if closer else _after_last("]"),
@@ -146,7 +152,7 @@ def _json_list(
         _template(start, calls),
         (opener,),
         f"Reads one list of calls after `{opener}`, {where}; a second list replaces the "
-        "first (the field does not repeat: each list is already a list of calls).",
+        "first (the field does not repeat: each list is already a list of calls)." + note,
     )
 
 
@@ -279,11 +285,16 @@ def _header_json(
     call_open: str,
     call_close: str,
     markers: tuple[str, ...],
+    next_call: str | None = None,
 ) -> Exported:
-    """Calls in a section, each a header naming the function and a JSON object."""
+    """Calls in a section, each a header naming the function and a JSON object (with
+    ``next_call``, the closer takes the whitespace after it only before that or the end:
+    for formats that keep it before text)."""
     calls = {
         "open_pattern": call_open,
-        "close_pattern": call_close + "\\s*",
+        "close_pattern": call_close + "\\s*"
+        if next_call is None
+        else _then_ws(call_close, next_call),
         "repeats": True,
         "content": "json",
         "transform": _BY_NAME,
@@ -336,6 +347,30 @@ def _bare_json(
         "at the last brace of the output.",
     )
 
+
+# streamcall's header names (``_headerjson``): a word character, then word characters and
+# ``.:-/``.
+_HEADER_NAME = r"(?P<name>\w[\w.:\-/]*)"
+# and one of at most 64 characters (Functionary v3.2's headers)
+_HEADER_NAME_64 = r"(?P<name>\w[\w.:\-/]{0,63})"
+_PLAMO = "<|plamo:{}:plamo|>".format
+_PLAMO_ARGS = _PLAMO("begin_tool_arguments") + "<|plamo:constrain|>json<|plamo:msg|>"
+_P_REQUEST = _esc(_PLAMO("begin_tool_request"))
+_P_END_REQUEST = _esc(_PLAMO("end_tool_request"))
+_P_END_REQUESTS = _esc(_PLAMO("end_tool_requests"))
+_P_END_ARGS = _esc(_PLAMO("end_tool_arguments"))
+_INKLING_LIMITS = (
+    "A tool block must hold `name` and `args` (streamcall also takes `arguments` or "
+    "`parameters`, and `{}` when there are none): one without them, or whose JSON does not "
+    "parse, raises where streamcall keeps it as text. A tool block ends at its end marker "
+    "or the next block's marker. Thinking blocks are `thinking`."
+)
+_INKLING_ENDS = r"<\|end_message\|>|<\|content_model_end_sampling\|>"
+_INKLING_VISIBLE = r"<\|content_(?:text|invoke_tool_text|tool_error)\|>"
+# a block's header (metadata, dropped) after <|message_model|> or at the start of the output
+_INKLING_HEADER = r"(?:(?:<\|message_model\|>|\A)[^\s<]{0,256})?"
+# the markers that end a thinking block and start the next one (kept for it)
+_INKLING_STARTS = r"<\|message_model\|>|<\|content_(?:thinking|invoke_tool_json)\|>"
 
 _COHERE = _json_list(
     "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
@@ -549,6 +584,125 @@ EXPORTED: dict[str, Exported] = {
         section=(("<dots_function_call>",), "</dots_function_call>"),
         markers=("<dots_function_call>", "<invoke"),
     ),
+    # (Nemotron Nano v2's assistant turn, and the Llama-Nemotron models' Llama 3 one)
+    "nemotron_toolcall": _json_list(
+        ["<SPECIAL_11>Assistant\n", _LLAMA3],
+        "<TOOLCALL>",
+        "</TOOLCALL>",
+        note=" A lone call object (no list) or a call with no arguments raises, and arguments "
+        "written as a JSON string stay that string (streamcall reads all three as calls); a "
+        "block that does not parse raises where streamcall keeps it as text.",
+    ),
+    "functionary_v3_1": Exported(
+        _template(
+            _LLAMA3,
+            {
+                "open_pattern": r"<function=\s*" + _HEADER_NAME + r"\s*>\s*(?=\{)",
+                "close_pattern": _then_ws(r"\s*</function>", _esc("<function=")),
+                "repeats": True,
+                "content": "json",
+                "transform": _BY_NAME,
+            },
+        ),
+        ("<function=",),
+        "Reads `<function=NAME>` JSON `</function>`; raw Python after `<|python_tag|>` (to "
+        'streamcall a call to `python` with `{"code": ...}`) stays text, a `</function>` '
+        "inside a string ends the call early, and arguments that do not parse raise instead "
+        "of becoming text.",
+    ),
+    # (the generation prompt ends with the first segment's ">>>")
+    "functionary_v3_2": Exported(
+        _template(
+            _LLAMA3 + ">>>",
+            {
+                "open_pattern": r"(?:\A|>>>)(?![^\S\n]*all[^\S\n]*\n)[^\S\n]*"
+                + _HEADER_NAME_64
+                + r"[^\S\n]*\n\s*(?=\{)",
+                "close_pattern": _after_object(">>>"),
+                "repeats": True,
+                "content": "json",
+                "transform": _BY_NAME,
+            },
+            {"close_pattern": r"(?:\A|>>>)[^\S\n]*all[^\S\n]*\n"},
+        ),
+        (">>>",),
+        "The anchor takes in the prompt's `>>>`. A call ends after its JSON object (there is "
+        "no closer): text after a call must hold no `{` or `}`, and a `>>>` inside a string "
+        "ends the call early. An `all` segment's header is dropped; a `python` segment "
+        'of raw code (to streamcall a call to `python` with `{"code": ...}`) stays text, with '
+        "its header.",
+    ),
+    # (the generation prompt ends with <|message_model|>; a block's header is metadata)
+    "inkling": Exported(
+        {
+            "defaults": {"role": "assistant"},
+            "start_anchor": "<|message_model|>",
+            "fields": {
+                "content": {
+                    **_CONTENT,
+                    # (an empty thinking block first: alternatives are tried in order)
+                    "close_pattern": _INKLING_HEADER
+                    + rf"<\|content_thinking\|>(?={_INKLING_STARTS})"
+                    + r"|<\|message_model\|>(?:[^\s<]{0,256}(?="
+                    + _INKLING_VISIBLE
+                    + "))?|"
+                    + _INKLING_VISIBLE
+                    + "|"
+                    + _INKLING_ENDS,
+                },
+                "thinking": {
+                    **_CONTENT,
+                    "open_pattern": _INKLING_HEADER
+                    + rf"<\|content_thinking\|>(?!{_INKLING_STARTS})",
+                    "close_pattern": f"{_INKLING_ENDS}|{_INKLING_VISIBLE}|(?={_INKLING_STARTS})",
+                },
+                "tool_calls": {
+                    "open_pattern": _INKLING_HEADER + r"<\|content_invoke_tool_json\|>",
+                    # its end marker, or (zero-width) the next block's marker
+                    "close_pattern": f"{_INKLING_ENDS}|(?={_INKLING_STARTS}|{_INKLING_VISIBLE})",
+                    "repeats": True,
+                    "content": "json",
+                    "transform": {
+                        "type": "function",
+                        "function": {"name": "{content.name}", "arguments": "{content.args}"},
+                    },
+                },
+            },
+        },
+        ("<|content_invoke_tool_json|>",),
+        _INKLING_LIMITS,
+    ),
+    # (PLaMo 3's chat template writes a turn as ROLE<|plamo:msg|>CONTENT<|plamo:tag|>)
+    "plamo3": _header_json(
+        "assistant<|plamo:msg|>",
+        ((_PLAMO("begin_tool_requests"),), _PLAMO("end_tool_requests")),
+        rf"{_P_REQUEST}\s*{_esc(_PLAMO('begin_tool_name'))}\s*{_HEADER_NAME}\s*"
+        rf"{_esc(_PLAMO('end_tool_name'))}\s*{_esc(_PLAMO_ARGS)}",
+        # both closers are optional: after the object, the next call or the section's end
+        # ends the call too
+        rf"\s*(?:{_P_END_ARGS}\s*(?:{_P_END_REQUEST})?|{_P_END_REQUEST}"
+        rf"|(?<=\}})(?=\s*(?:{_P_REQUEST}|{_P_END_REQUESTS})))",
+        (_PLAMO("begin_tool_requests"), _PLAMO("begin_tool_request")),
+        next_call=_P_REQUEST,
+    ),
+    # (the model-written call id before <|tool_call:name|> is not read)
+    "solar_open": _header_json(
+        "<|begin|>assistant",
+        (
+            (
+                "<|end|><|begin|>assistant<|tool_calls|>",
+                "<|begin|>assistant<|tool_calls|>",
+                "<|tool_calls|>",
+            ),
+            "<|calls|>",
+        ),
+        r"<\|tool_call:begin\|>[^<]*<\|tool_call:name\|>\s*"
+        + _HEADER_NAME
+        + r"\s*<\|tool_call:args\|>",
+        r"<\|tool_call:end\|>",
+        ("<|tool_calls|>", "<|tool_call:begin|>"),
+        next_call=_esc("<|tool_call:begin|>"),
+    ),
     "llama4_pythonic": _calls_list(_LLAMA4, "<|python_start|>", "<|python_end|>"),
     "lfm2": _calls_list(_QWEN, "<|tool_call_start|>", "<|tool_call_end|>"),
     "pythonic": Exported(
@@ -646,6 +800,14 @@ UNEXPRESSIBLE: dict[str, str] = {
         "A call's body is tags, NAME{json} or a JSON call, and a region has one content "
         "parser; and streamcall has no chat template of TeleChat4 to anchor the assistant "
         "turn on."
+    ),
+    "generic_json": (
+        "The output is one JSON object whose keys say what it holds: the answer is the "
+        'decoded value of the `"response"` string, where the content field can only be the '
+        "text around the envelope verbatim (streamcall keeps text after the envelope, so "
+        'content cannot be a region read as JSON); and `"tool_call"` holds one call object '
+        'where `"tool_calls"` holds a list, which one field cannot read both of '
+        "(`transform_each` is fixed); members come in any order."
     ),
     "xingchen4": "As telechat4 (the same format).",
     "xing4_0": "As telechat4 (the same format).",
