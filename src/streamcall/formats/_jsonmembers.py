@@ -100,31 +100,42 @@ class TypedJsonArgs:
     def push(self, buf: str, pos: int, final: bool = False) -> tuple[str, int]:
         """Read ``buf`` from ``pos``: ``(delta, resume)``; the caller holds back
         ``buf[resume:]`` unless ``done`` or ``error`` (then it is what follows)."""
-        out: list[str] = []
         state = self._state
+        out: list[str]
         if not final and fast.FAST:
-            streaming = self._inner if state == _VALUE and self._stream else None
-            if streaming is not None:
+            if state == _KEY_NEXT or state == _FIRST:
+                # Whole short members, then a member cut by the end: the common chunk. (A
+                # whole one ends with its ``,``: without one, none is tried.)
+                member = _MEMBER.match(buf, pos) if "," in buf else None
+                if member is None:
+                    if len(buf) - pos <= MAX_MEMBER and _MEMBER_CUT.fullmatch(buf, pos):
+                        return "", pos
+                    out = []
+                else:
+                    out = []
+                    pos = self._members(buf, pos, out, member)
+                    if len(buf) - pos <= MAX_MEMBER and _MEMBER_CUT.fullmatch(buf, pos):
+                        delta = out[0] if len(out) == 1 else "".join(out)
+                        self.parts.append(delta)
+                        return delta, pos
+            elif state == _VALUE and self._stream and self._inner is not None:
                 # A streamed value's text, straight through.
-                inner = streaming
+                inner = self._inner
                 delta, pos = inner.push_more(buf, pos)
                 if not inner.done and not inner.error:
                     if delta:
                         self.parts.append(delta)
                     return delta, pos
-                if delta:
-                    out.append(delta)
+                out = [delta] if delta else []
                 if inner.error:
                     self.error = True
                     return self._pushed(out, pos)
                 self._inner = None
                 self._state = _AFTER
-            elif state == _KEY_NEXT or state == _FIRST:
-                # Whole short members, then a member cut by the end: the common chunk.
-                if _MEMBER.match(buf, pos) is not None:
-                    pos = self._members(buf, pos, out)
-                if len(buf) - pos <= MAX_MEMBER and _MEMBER_CUT.fullmatch(buf, pos) is not None:
-                    return self._pushed(out, pos) if out else ("", pos)
+            else:
+                out = []
+        else:
+            out = []
         n = len(buf)
         while True:
             if self._state == _VALUE:
@@ -200,12 +211,16 @@ class TypedJsonArgs:
             self.parts.append(delta)
         return delta, pos
 
-    def _members(self, buf: str, pos: int, out: list[str]) -> int:
+    def _members(
+        self, buf: str, pos: int, out: list[str], member: re.Match[str] | None = None
+    ) -> int:
         """Whole short members from ``pos`` where a key must come (a fast read), each
-        with its ``,``; where they end (``pos`` if there is none)."""
-        member = _MEMBER.match(buf, pos)
+        with its ``,``; where they end (``pos`` if there is none). ``member``: the first
+        one, matched already."""
         if member is None:
-            return pos
+            member = _MEMBER.match(buf, pos)
+            if member is None:
+                return pos
         while member is not None:
             out.append(self._whole_member(member.group(1), member.group(2)))
             pos = member.end()

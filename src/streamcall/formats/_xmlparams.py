@@ -990,6 +990,12 @@ class XmlParamsParser(ToolParser):
         delta, pos = args.push(buf, pos, final)
         if fresh and delta:
             delta = delta[1:]  # the ``{`` already emitted
+        if not (final or args.done or args.error or self._delta):
+            # The common chunk, as in ``_read_string``: the chunk's one event for the call.
+            if delta:
+                self._parts.append(delta)
+                out.append(ToolCallArgs(self._index, delta))
+            return pos, True
         if delta:
             self._add_args(delta)
         if args.done:

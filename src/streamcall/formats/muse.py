@@ -61,8 +61,9 @@ What it holds back: a partial frame token, the end of a body that may still beco
 header, a framed header until it is decided (``muse_framing``); inside a tool channel,
 what the XML-parameter engine holds, kept in this parser's tail (the engine keeps one of
 its own only when a body is cut by a ``<|start|>`` that may open a header). The common
-chunk of a body is read with one test (``muse_framing.whole_body``). A call cut off by the
-end of its message (or of the stream) ends ``incomplete``, its JSON closed.
+chunk of a body is read with one test (``muse_framing.body_text_end``'s, written out). A
+call cut off by the end of its message (or of the stream) ends ``incomplete``, its JSON
+closed.
 
 With the reasoning parser of the same name in front (``output_parser``), this parser reads
 what that one hands on: every frame and every body but reasoning's (``reasoning/muse.py``),
@@ -82,16 +83,19 @@ from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.muse_framing import (
     FRAMES,
     GLIMMER,
+    HOLD_LAST,
+    LEAD,
     MESSAGE,
     REASONING,
     SPARK,
     START,
     TEXT,
+    TO,
     TOOL,
     Channels,
     body_end,
+    body_text_end,
     header_reader,
-    whole_body,
 )
 from streamcall.formats.schema import (
     AUTO_JSON_START,
@@ -188,11 +192,18 @@ class MuseParser(ToolParser):
             # A tool channel's body that goes on past this chunk: the engine reads it here,
             # and what the engine holds is held here too, as this parser's tail (so the
             # engine keeps no tail of its own, and the next chunk may take this path again).
-            if fast.FAST and whole_body(buf, pos):
-                # (the common chunk, all of it the body's: read in this buffer, the
-                # engine's loop written out, a call fewer per chunk)
-                steps = atem._steps
+            if fast.FAST and LEAD not in buf:
+                # (``body_end``'s fast read, its common chunk's test written out: a call
+                # fewer per chunk)
                 n = len(buf)
+                if buf[-1] in HOLD_LAST or TO in buf:
+                    n = body_text_end(buf, pos)  # the end may have to be held
+                    if n < len(buf):
+                        if n > pos:
+                            n = pos + atem._read(buf[pos:n], 0, out, False)
+                        return n, True
+                # the body's text to ``n``: read in this buffer, the engine's loop written out
+                steps = atem._steps
                 while pos < n:
                     pos, hold = steps[atem._mode](buf, pos, out, False)
                     if hold:

@@ -36,8 +36,8 @@ What a body is depends on its recipient and on the format (``Channels``: ``SPARK
 or a tool channel, whose body holds the ATEM calls.
 
 What it holds back: a partial frame token at the end of the buffer (``StopMarkers``:
-every token starts with ``<|``, so a buffer without it holds none; ``whole_body`` is the
-fast read of a chunk that holds nothing); the end of a body
+every token starts with ``<|``, so a buffer without it holds none; ``body_text_end`` is
+the fast read of such a chunk); the end of a body
 that may still become a bare header (``to=`` and its name so far, ``t`` or ``to``, and
 the blanks before them: ``held_from``, at most ``MAX_BLANKS + MAX_RECIPIENT + 3``
 characters); a framed header until it is decided. Each decision is a position in the
@@ -61,6 +61,8 @@ __all__ = [
     "EOT",
     "FRAMES",
     "GLIMMER",
+    "HOLD_LAST",
+    "LEAD",
     "MAX_BLANKS",
     "MAX_HEADER",
     "MAX_RECIPIENT",
@@ -70,14 +72,15 @@ __all__ = [
     "START",
     "TERMINATORS",
     "TEXT",
+    "TO",
     "TOOL",
     "Channels",
     "HeaderReader",
     "bare_header",
     "body_end",
+    "body_text_end",
     "header_reader",
     "held_from",
-    "whole_body",
 ]
 
 START = "<|start|>"
@@ -91,11 +94,14 @@ FRAMES = (START, MESSAGE, EOM, EOT)
 BODY_ENDS = StopMarkers((EOM, EOT, START, MESSAGE))
 MAX_RECIPIENT = 256
 MAX_BLANKS = 16
-_TO = "to="
+#: what every frame token starts with
+LEAD = "<|"
+#: what a bare header's recipient follows
+TO = "to="
+#: the last characters after which a body's end may have to be held (``body_text_end``)
+HOLD_LAST = frozenset("t \t<o")
+_TO = TO
 _NAME_REACH = MAX_RECIPIENT + len(_TO)
-
-_LEAD = "<|"  # what every frame token starts with
-_MAY_HOLD = frozenset("t \t<")  # last characters that may begin markup (and "to")
 _NAME = re.compile(r"[^\s<]*")
 _BLANKS_AT_END = re.compile(r"[ \t]*\Z")
 
@@ -175,20 +181,20 @@ def bare_header(buf: str, pos: int, end: int) -> tuple[int, str]:
     return _blanks_before(buf, pos, start), recipient
 
 
-def whole_body(buf: str, pos: int) -> bool:
-    """The fast read of the common chunk: all of ``buf[pos:]`` (not empty) is body text
-    that no later text can make markup, so that ``body_end(buf, pos, False)`` is
-    ``(len(buf), len(buf), None, '')``: no frame token in ``buf`` (nor a cut one: its
-    ``<`` last), no ``to=`` within reach of its end, and a last character that begins no
-    bare header (``t``, ``o``, a blank)."""
+def body_text_end(buf: str, pos: int) -> int:
+    """The fast read of a body in a buffer with no frame token's lead (``LEAD``, ``<|``,
+    not in ``buf``): where its text ends, the rest held (a cut token's ``<``, what may
+    still become a bare header: ``held_from``), so that ``body_end(buf, pos, False)`` is
+    ``(end, end, None, '')``. The common chunk is all text (``len(buf)``): one with no
+    ``to=`` (``TO``) and a last character not in ``HOLD_LAST``, a test that a reader
+    may write out."""
     n = len(buf)
     last = buf[-1]
-    return (
-        _LEAD not in buf
-        and last not in _MAY_HOLD
-        and (last != "o" or buf[-2:] != "to")
-        and buf.rfind(_TO, max(pos, n - _NAME_REACH), n) < 0
-    )
+    if last not in HOLD_LAST and TO not in buf:
+        return n
+    if last == "<" and pos < n:
+        n -= 1  # (a cut frame token, as ``BODY_ENDS`` holds it)
+    return held_from(buf, pos, n)
 
 
 def body_end(buf: str, pos: int, final: bool) -> tuple[int, int, str | None, str]:
@@ -201,8 +207,9 @@ def body_end(buf: str, pos: int, final: bool) -> tuple[int, int, str | None, str
       (``header_reader``), else the body goes on;
     - ``MESSAGE``: a bare header ``buf[end:resume]`` with ``recipient`` ends the body.
     """
-    if not final and fast.FAST and whole_body(buf, pos):
-        return len(buf), len(buf), None, ""
+    if not final and fast.FAST and LEAD not in buf:
+        end = body_text_end(buf, pos)
+        return end, end, None, ""
     end, resume, marker = BODY_ENDS.find(buf, pos, final)
     if marker is None:
         if not final:

@@ -297,6 +297,7 @@ FAST_ARGS = [
     '{ "limit" : 7 ,\n "query" : "q" }',
     '{"limit": "1", "query": 5,}',
     '{"limit": tru, "query": "x"}',
+    '{"a,b": "x,y", "limit": "3", "query": ",", "c": 1}',  # commas inside strings
     "{}",
 ]
 
