@@ -38,7 +38,7 @@ MODULES = [
 
 
 def test_every_format_of_the_family_is_here() -> None:
-    assert len(XML_FORMATS) == 23
+    assert len(XML_FORMATS) == 27
 
 
 @pytest.mark.parametrize("fmt", XML_FORMATS)
