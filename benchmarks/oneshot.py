@@ -282,6 +282,11 @@ def parse_args(argv: list[str]) -> tuple[list[str], tuple[str, ...], list[float]
             sizes = [float(s) for s in next(it).split(",")]
         elif arg == "--repeat":
             repeat = int(next(it))
+        elif arg in ("-h", "--help"):
+            print(__doc__)
+            raise SystemExit(0)
+        elif arg.startswith("-"):
+            raise SystemExit(f"oneshot: unknown option {arg!r} (see --help)")
         else:
             names.append(arg)
     return names, shapes, sizes, repeat

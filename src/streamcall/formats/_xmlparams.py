@@ -215,6 +215,13 @@ class XmlParamsParser(ToolParser):
     #: every header needs ('': the same): a chunk without it cannot complete a parameter cut
     #: in its value (in its header), which stays held unread
     PARAM_LAST: ClassVar[str] = ""
+    #: a parameter's closer is ``PARAM_CLOSE`` + its key + one character (MiniMax-M3's
+    #: ``NS</KEY>``): a cut member's closer is that much longer
+    KEYED_CLOSER: ClassVar[bool] = False
+    #: no parameter's opener and header are whole in fewer characters (0: not used); a
+    #: member cut before its value stays unread while shorter, even if the chunk brought
+    #: ``HEADER_LAST`` (MiniMax-M3's opener holds a ``>``)
+    HEADER_MIN: ClassVar[int] = 0
     HEADER_LAST: ClassVar[str] = ""
     MAX_HEADER: ClassVar[int] = 512
     #: what, at the start of a header, means it can never match: not a call, decided at once
@@ -354,6 +361,8 @@ class XmlParamsParser(ToolParser):
                 len(self.PARAM_CLOSE),
                 stops.pop() if len(stops) == 1 else "",
                 self.HEADER_LAST,
+                keyed_closer=self.KEYED_CLOSER,
+                header_min=self.HEADER_MIN,
                 member=self._take_param,
                 tokens=self._read_tokens,
                 pending=self._delta,

@@ -198,6 +198,8 @@ class MiniMaxM3Parser(XmlParamsParser):
     # hold to complete a cut parameter
     PARAM_LAST = "/"
     HEADER_LAST = ">"
+    KEYED_CLOSER = True
+    HEADER_MIN = len(NS) + 3  # NS, "<", a key's first character, ">"
 
     def _member_pattern(self) -> str | None:
         """A whole parameter is ``NS<KEY>`` text without ``NS`` and ``NS</KEY>`` (see the

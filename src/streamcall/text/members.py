@@ -116,21 +116,33 @@ class ShortMembers:
     its value: within ``MAX_SHORT_MEMBER``). Cut in its value, the value must also end
     within ``MAX_CUT_VALUE`` characters (at ``value_stop``, the one character that ends a
     value in the regex; with none given, the buffer must stay within them), so that a value
-    that outgrows a short one is read, and streams, with the chunk that makes it long. Nothing that was undecided can have been decided by such a chunk, but for a
-    header that a newline may end (Step-3.5's), whose member is then read one chunk later;
-    holding is never more than that delay.
+    that outgrows a short one is read, and streams, with the chunk that makes it long.
+    Nothing that was undecided can have been decided by such a chunk, but for a header that
+    a newline may end (Step-3.5's), whose member is then read one chunk later; holding is
+    never more than that delay.
+
+    Two options for openers and closers that hold their own ``header_last``/``closer_last``
+    (MiniMax-M3's ``]<]minimax[>[<KEY>`` … ``]<]minimax[>[</KEY>``): ``header_min``, a
+    member cut before its value stays unread while the buffer is shorter than the
+    shortest whole opener and header; ``keyed_closer``, the closer is ``closer_len``
+    characters plus the key and one more, and a member cut in its closer stays unread
+    exactly while the buffer is too short to hold that closer whole.
     """
 
     __slots__ = (
         "_closer_last",
+        "_closer_len",
         "_cut",
         "_flush",
         "_header_last",
+        "_header_min",
         "_held",
+        "_keyed",
         "_last",
         "_limit",
         "_match",
         "_member",
+        "_need",
         "_pending",
         "_room",
         "_start_bound",
@@ -148,6 +160,8 @@ class ShortMembers:
         value_stop: str = "",
         header_last: str = "",
         *,
+        keyed_closer: bool = False,
+        header_min: int = 0,
         member: Callable[[re.Match[str]], object],
         tokens: StepFn,
         pending: list[str],
@@ -162,6 +176,10 @@ class ShortMembers:
         self._header_last = header_last or closer_last
         self._last = closer_last  # the character that the held member waits for
         self._room = MAX_CUT_VALUE + closer_len - 1
+        self._closer_len = closer_len
+        self._keyed = keyed_closer  # the closer ends with the member's key and one more
+        self._header_min = header_min  # no header is whole in fewer characters
+        self._need = 0  # a held member cannot be whole in a shorter buffer
         self._start_bound = MAX_SHORT_MEMBER - self._room
         self._member = member
         self._tokens = tokens
@@ -175,7 +193,11 @@ class ShortMembers:
     def step(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         n = len(buf)
         if pos == 0 and self._limit:  # a held member, and the chunk added to it
-            if n <= self._limit and not final and buf.find(self._last, self._held) < 0:
+            if (
+                n <= self._limit
+                and not final
+                and (n < self._need or buf.find(self._last, self._held) < 0)
+            ):
                 end = self._value_max
                 if not end or n <= end:
                     self._held = n
@@ -208,10 +230,20 @@ class ShortMembers:
                 if start < 0:
                     self._last = self._header_last
                     self._limit = MAX_SHORT_MEMBER
+                    self._need = self._header_min
                 else:
                     self._last = self._closer_last
                     start -= pos
-                    self._limit = start + self._room if start <= self._start_bound else 0
+                    room = self._room
+                    self._need = 0
+                    if self._keyed:
+                        key = len(m.group("key")) + 1
+                        room += key
+                        if end < n:  # cut in its closer, which ends key + 1 further on:
+                            # unread until it can be whole (its last character may be held)
+                            self._need = end - pos + self._closer_len + key
+                            self._last = ""
+                    self._limit = start + room if start <= self._start_bound else 0
                     if end == n:  # cut in its value (not in its closer)
                         self._value_max = start + MAX_CUT_VALUE
                         if not self._stop:

@@ -246,3 +246,30 @@ def test_cut_anywhere(data: st.DataObject, cut: int) -> None:
         for key, value in args.items():
             if key in ORDER and not call.incomplete:
                 assert value == ORDER[key]
+
+
+def test_a_short_parameter_is_read_with_the_chunk_that_closes_it() -> None:
+    """The fast read keeps a cut parameter unread while it cannot be whole (its opener's
+    own ``>``, a closer still shorter than ``NS</KEY>``); cut anywhere, in two or three
+    pieces, the parameter still arrives with the chunk that brings its closer's ``>``."""
+    head = f'{NS}<tool_call>\n{NS}<invoke name="create_order">'
+    member = f"{NS}<user_id>42{NS}</user_id>"
+    second = f"{NS}<urgent>true{NS}</urgent>"
+    text = head + member + second
+    start = len(head)
+    close = start + len(member)  # the end of the first parameter's closer
+    for i in range(start + 1, len(text)):
+        for j in (i, *range(i + 1, min(len(text), i + 30))):
+            parser = tool_parser("minimax_m3", tools=TOOLS)
+            pieces = [text[:i], text[i:j], text[j:]] if j > i else [text[:i], text[i:]]
+            args = ""
+            fed = 0
+            for piece in pieces:
+                fed += len(piece)
+                for event in parser.feed(piece):
+                    if isinstance(event, ToolCallArgs):
+                        args += event.delta
+                if fed >= close:
+                    assert '"user_id":42' in args, (pieces, args)
+                else:
+                    assert '"user_id"' not in args, (pieces, args)
