@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from streamcall import testing
+from streamcall.events import Event, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats._base import Tools
 from streamcall.formats.registry import parse_tool_calls, tool_parser
 
@@ -65,6 +66,151 @@ def summary(items: list[testing.Item]) -> tuple[str, list[tuple[str, Any]]]:
         if k == "call" and isinstance(v, testing.Call)
     ]
     return text, calls
+
+
+def call_results(items: list[testing.Item]) -> list[tuple[str, Any, bool]]:
+    """[(name, args loaded, incomplete)] of a coalesced result's calls."""
+    return [
+        (v.name, json.loads(v.arguments), v.incomplete)
+        for _, v in items
+        if isinstance(v, testing.Call)
+    ]
+
+
+def reasoning_of(items: list[testing.Item]) -> str:
+    """All the reasoning text of a coalesced result."""
+    return "".join(v for k, v in items if k == "reasoning" and isinstance(v, str))
+
+
+def check_outcome(
+    fmt: str,
+    text: str,
+    expected: list[tuple[str, Any, bool]],
+    content: str,
+    data: st.DataObject | None = None,
+    *,
+    tools: Tools | None = None,
+    whole_contract: bool = True,
+) -> list[testing.Item]:
+    """``text`` keeps the contract in every chunking (random ones drawn from ``data``) (``check_contract``; without ``whole_contract``, the
+    looser ``check_format``, for text a format decodes) and gives these calls
+    (``call_results``) and this content."""
+    check = check_contract if whole_contract else check_format
+    items = check(fmt, text, data, tools)
+    assert call_results(items) == expected
+    assert summary(items)[0] == content
+    return items
+
+
+def check_reasoning_split(
+    fmt: str,
+    text: str,
+    reasoning: str,
+    content: str,
+    data: st.DataObject | None = None,
+    *,
+    prompt_opened: bool | None = None,
+) -> list[testing.Item]:
+    """``text`` through the reasoning format ``fmt`` keeps the contract and gives this
+    reasoning and this content."""
+    items = check_contract(fmt, text, data, reasoning=True, prompt_opened=prompt_opened)
+    assert reasoning_of(items) == reasoning
+    assert "".join(v for k, v in items if k == "text" and isinstance(v, str)) == content
+    return items
+
+
+def merged_by_name(call_list: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """``call_list`` with each name's arguments merged, so that one schema (``schema_for``)
+    types every call of a name alike."""
+    by_name: dict[str, dict[str, Any]] = {}
+    for name, args in call_list:
+        by_name.setdefault(name, {}).update(args)
+    return [(name, by_name[name]) for name, _ in call_list]
+
+
+def check_rendered(
+    fmt: str,
+    text: str,
+    data: st.DataObject | None,
+    call_list: list[tuple[str, dict[str, Any]]],
+    content: str,
+    tools: Tools | None = None,
+    *,
+    values: bool = True,
+) -> list[testing.Item]:
+    """``text`` (holding ``call_list`` as a format's ``render`` wrote it) keeps the contract
+    in every chunking and gives this content and the calls' names in order; with
+    ``values``, each call's arguments are the rendered ones (``same``)."""
+    items = check_contract(fmt, text, data, tools)
+    got_content, got = summary(items)
+    assert got_content == content
+    assert [n for n, _ in got] == [n for n, _ in call_list]
+    if values:
+        for (_, g), (_, w) in zip(got, call_list, strict=True):
+            assert same(g, w), (g, w)
+    return items
+
+
+def check_streams_before_closer(
+    fmt: str,
+    opener: str,
+    chunk: str,
+    closer: str,
+    arguments: dict[str, Any],
+    *,
+    times: int = 10,
+    tools: Tools | None = None,
+) -> None:
+    """A long value streams while it is written: ``opener`` starts the call; each of
+    ``times`` ``chunk``s gives argument text and ends nothing, all but the last chunk's
+    worth out before the closer; ``closer`` and the end give one complete call with these
+    ``arguments``."""
+    parser = tool_parser(fmt, tools=tools)
+    events = parser.feed(opener)
+    assert isinstance(events[0], ToolCallStart), events
+    pieces: list[str] = []
+    for _ in range(times):
+        out = parser.feed(chunk)
+        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
+        assert not any(isinstance(e, ToolCallEnd) for e in out)
+    assert chunk * (times - 1) in "".join(pieces)
+    end = [e for e in parser.feed(closer) + parser.finish() if isinstance(e, ToolCallEnd)]
+    assert len(end) == 1 and not end[0].incomplete
+    assert json.loads(end[0].arguments) == arguments
+
+
+def check_value_streams(
+    fmt: str,
+    opener: str | list[str],
+    streamed: str,
+    chunk: str,
+    delta: str | None = None,
+    *,
+    times: int = 40,
+    tools: Tools | None = None,
+) -> None:
+    """A string value streams as it is written: ``opener`` (fed whole, or piece by piece)
+    gives the argument text ``streamed``, then each of ``times`` ``chunk``s gives exactly
+    one argument delta, ``delta`` (``chunk`` when None: nothing held, nothing escaped)."""
+    parser = tool_parser(fmt, tools=tools)
+    pieces = [opener] if isinstance(opener, str) else opener
+    events = [e for piece in pieces for e in parser.feed(piece)]
+    assert "".join(e.delta for e in events if isinstance(e, ToolCallArgs)) == streamed
+    for _ in range(times):
+        out = parser.feed(chunk)
+        assert [e.delta for e in out if isinstance(e, ToolCallArgs)] == [
+            chunk if delta is None else delta
+        ]
+
+
+def unfinished_events(fmt: str, text: str) -> list[list[Event]]:
+    """The events of ``text`` fed whole, one character at a time and in 7-character
+    pieces, the stream left unfinished (no ``finish``): what a reader sees mid-stream."""
+    out = []
+    for pieces in ([text], testing.chunk_every(text, 1), testing.chunk_every(text, 7)):
+        parser = tool_parser(fmt)
+        out.append([e for p in pieces for e in parser.feed(p)])
+    return out
 
 
 def check_every_end(fmt: str, text: str, tools: list[dict[str, Any]] | None = None) -> None:

@@ -92,7 +92,8 @@ the first non-blank character of the block when it is not JSON.
 
 Another engine may embed this one for a block whose body is JSON calls (Qwen's
 ``<tool_call>`` with a JSON body among XML ones): it opens the block (``_open_block``) and
-hands it the text (``read_embedded_block``) until the block ends.
+hands it the text (``read_embedded_block``) until the block ends, or the stream does
+(``end_embedded_block``).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ from __future__ import annotations
 import json
 import re
 from enum import IntEnum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats._base import ToolParser, Tools
@@ -128,6 +129,13 @@ BARE_AT_START, BARE_ANYWHERE = 1, 2
 _KEY_STRING = re.compile(r'"(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
 _KEY_CUT = re.compile(r'"(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*(?:\\(?:u[0-9a-fA-F]{0,3})?)?')
 _LENIENT = json.JSONDecoder(strict=False)
+
+
+def call_list_json(calls: list[tuple[str, dict[str, Any]]]) -> str:
+    """Calls as the JSON list ``[{"name": ..., "arguments": {...}}, ...]``: what the renderers
+    of the list-writing formats put between their markers."""
+    body = [{"name": n, "arguments": a} for n, a in calls]
+    return json.dumps(body, ensure_ascii=False)
 
 
 class Mode(IntEnum):
@@ -580,6 +588,14 @@ class JsonCallsParser(ToolParser):
             assert host._gap is not None
             host._gap.extend(self._gap)  # the blanks the block read after its calls
         return pos, hold
+
+    def end_embedded_block(self, host: ToolParser, rest: str, out: list[Event]) -> None:
+        """The end of the stream inside a block ``read_embedded_block`` reads for ``host``:
+        this engine's end of stream on ``rest`` (what was held), the call count shared with
+        the host."""
+        self._calls = host._calls
+        self._end_of_stream(rest, out)
+        host._calls = self._calls
 
     # -- the call's life -----------------------------------------------------------------------
 

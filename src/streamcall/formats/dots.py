@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.minimax import invokes
 
 _NAMEVAL = r"""\s*(?P<q>["']?)(?P<{group}>[^"'<>\n]*)(?P=q)\s*>"""
 
@@ -59,15 +60,7 @@ class DotsParser(XmlParamsParser):
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
-        body = "".join(
-            f'<invoke name="{name}">\n'
-            + "".join(
-                f'<parameter name="{k}">{cls.raw_value(v)}</parameter>\n' for k, v in args.items()
-            )
-            + "</invoke>\n"
-            for name, args in calls
-        )
-        return f"<dots_function_call>\n{body}</dots_function_call>"
+        return f"<dots_function_call>\n{invokes(calls)}</dots_function_call>"
 
 
 FORMATS = (DotsParser,)

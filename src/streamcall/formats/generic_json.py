@@ -263,11 +263,8 @@ class GenericJsonParser(ToolParser):
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
         if mode == CALLS:
-            reader = self._calls_reader
-            assert reader is not None
-            reader._calls = self._calls
-            reader._end_of_stream(rest, out)
-            self._calls = reader._calls
+            assert self._calls_reader is not None
+            self._calls_reader.end_embedded_block(self, rest, out)
             return
         self._raw.append(rest)
         self._release_raw(out)

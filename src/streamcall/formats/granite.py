@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import BARE_AT_START, JsonCallsParser
+from streamcall.formats._jsoncalls import BARE_AT_START, JsonCallsParser, call_list_json
 
 
 class GraniteParser(JsonCallsParser):
@@ -41,8 +41,7 @@ class GraniteParser(JsonCallsParser):
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
-        body = [{"name": n, "arguments": a} for n, a in calls]
-        return f"<|tool_call|> {json.dumps(body, ensure_ascii=False)}"
+        return f"<|tool_call|> {call_list_json(calls)}"
 
 
 class GraniteTwentyBParser(JsonCallsParser):

@@ -176,11 +176,8 @@ class InklingParser(ToolParser):
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
         if mode == CALL:
-            body = self._body
-            assert body is not None
-            body._calls = self._calls
-            body._end_of_stream(rest, out)
-            self._calls = body._calls
+            assert self._body is not None
+            self._body.end_embedded_block(self, rest, out)
         elif rest:
             out.append(Reasoning(rest) if mode == THOUGHT else Text(rest))
 

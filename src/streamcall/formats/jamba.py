@@ -14,10 +14,9 @@ everything else is the JSON-call engine's (``_jsoncalls``).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats._jsoncalls import JsonCallsParser, call_list_json
 
 
 class JambaParser(JsonCallsParser):
@@ -32,8 +31,7 @@ class JambaParser(JsonCallsParser):
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
-        body = [{"name": n, "arguments": a} for n, a in calls]
-        return f"<tool_calls>{json.dumps(body, ensure_ascii=False)}</tool_calls>"
+        return f"<tool_calls>{call_list_json(calls)}</tool_calls>"
 
 
 FORMATS = (JambaParser,)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from streamcall.formats._xmlparams import XmlParamsParser
@@ -75,52 +76,40 @@ class K2HorizonParser(XmlParamsParser):
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
         """The ``xml`` dialect (the template's default)."""
-        return (
-            "<ifm|tool_calls>"
-            + "".join(
-                f"<ifm|tool_call>{name}"
-                + "".join(
-                    f"<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{cls.raw_value(v)}"
-                    "</ifm|arg_value>"
-                    for k, v in args.items()
-                )
-                + "</ifm|tool_call>"
-                for name, args in calls
-            )
-            + "</ifm|tool_calls>"
-        )
+        return cls._render_xml(calls, typed=False)
 
     @classmethod
     def render_json(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
         """The ``json`` dialect."""
-        return (
-            "<ifm|tool_calls>"
-            + "".join(
-                "<ifm|tool_call>"
-                + json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
-                + "</ifm|tool_call>"
-                for name, args in calls
-            )
-            + "</ifm|tool_calls>"
+        return cls._group(
+            json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
+            for name, args in calls
         )
 
     @classmethod
     def render_typed(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
         """The ``xml_typed`` dialect (each value's JSON type written beside it)."""
-        return (
-            "<ifm|tool_calls>"
+        return cls._render_xml(calls, typed=True)
+
+    @classmethod
+    def _render_xml(cls, calls: list[tuple[str, dict[str, Any]]], *, typed: bool) -> str:
+        return cls._group(
+            name
             + "".join(
-                f"<ifm|tool_call>{name}"
-                + "".join(
-                    f"<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_type>{_json_type(v)}"
-                    f"</ifm|arg_type><ifm|arg_value>{cls.raw_value(v)}</ifm|arg_value>"
-                    for k, v in args.items()
-                )
-                + "</ifm|tool_call>"
-                for name, args in calls
+                f"<ifm|arg_key>{k}</ifm|arg_key>"
+                + (f"<ifm|arg_type>{_json_type(v)}</ifm|arg_type>" if typed else "")
+                + f"<ifm|arg_value>{cls.raw_value(v)}</ifm|arg_value>"
+                for k, v in args.items()
             )
-            + "</ifm|tool_calls>"
+            for name, args in calls
         )
+
+    @classmethod
+    def _group(cls, bodies: Iterable[str]) -> str:
+        """Calls' bodies, each in its call tags, in one group."""
+        call_open, call_close = cls.CALL_OPEN[0], cls.CALL_CLOSE
+        calls = "".join(f"{call_open}{body}{call_close}" for body in bodies)
+        return f"{cls.BLOCK_OPEN}{calls}{cls.BLOCK_CLOSE}"
 
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}

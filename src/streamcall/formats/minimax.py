@@ -49,6 +49,18 @@ from streamcall.formats.schema import (
 from streamcall.text import Step, StopMarkers, any_prefix, cut_marker, fast, json_quote
 
 
+def invokes(calls: list[tuple[str, dict[str, Any]]]) -> str:
+    """Calls as MiniMax-M2's invokes, one tag a line (what its renderer, and dots', put
+    in their blocks)."""
+    raw = XmlParamsParser.raw_value
+    return "".join(
+        f'<invoke name="{name}">\n'
+        + "".join(f'<parameter name="{k}">{raw(v)}</parameter>\n' for k, v in args.items())
+        + "</invoke>\n"
+        for name, args in calls
+    )
+
+
 class MiniMaxM2Parser(XmlParamsParser):
     names = ("minimax_m2",)
     family = "MiniMax-M2, M2.1"
@@ -72,15 +84,7 @@ class MiniMaxM2Parser(XmlParamsParser):
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
-        body = "".join(
-            f'<invoke name="{name}">\n'
-            + "".join(
-                f'<parameter name="{k}">{cls.raw_value(v)}</parameter>\n' for k, v in args.items()
-            )
-            + "</invoke>\n"
-            for name, args in calls
-        )
-        return f"<minimax:tool_call>\n{body}</minimax:tool_call>"
+        return f"<minimax:tool_call>\n{invokes(calls)}</minimax:tool_call>"
 
 
 # --- MiniMax-M3 ---------------------------------------------------------------------------

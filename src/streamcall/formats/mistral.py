@@ -37,7 +37,7 @@ from typing import Any
 
 from streamcall.events import Event
 from streamcall.formats._headerjson import HeaderJsonParser, Mode
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats._jsoncalls import JsonCallsParser, call_list_json
 from streamcall.text import WS, Step
 
 BOT = "[TOOL_CALLS]"
@@ -132,8 +132,7 @@ class MistralParser(HeaderJsonParser):
 
     @classmethod
     def render_pre_v11(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
-        body = [{"name": n, "arguments": a} for n, a in calls]
-        return f"{BOT} {json.dumps(body, ensure_ascii=False)}"
+        return f"{BOT} {call_list_json(calls)}"
 
 
 FORMATS = (MistralParser,)

@@ -21,10 +21,9 @@ Nemotron 3 (``nemotron-3-nano``, ``nemotron-3-super``) writes Qwen3's XML calls,
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats._jsoncalls import JsonCallsParser, call_list_json
 
 
 class NemotronToolCallParser(JsonCallsParser):
@@ -41,8 +40,7 @@ class NemotronToolCallParser(JsonCallsParser):
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
-        body = [{"name": n, "arguments": a} for n, a in calls]
-        return f"<TOOLCALL>{json.dumps(body, ensure_ascii=False)}</TOOLCALL>"
+        return f"<TOOLCALL>{call_list_json(calls)}</TOOLCALL>"
 
 
 FORMATS = (NemotronToolCallParser,)

@@ -15,10 +15,9 @@ Arguments are streamed verbatim; a call with no arguments gets ``{}``. Holds bac
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats._jsoncalls import JsonCallsParser, call_list_json
 
 
 class Phi4MiniJsonParser(JsonCallsParser):
@@ -33,8 +32,7 @@ class Phi4MiniJsonParser(JsonCallsParser):
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
-        body = [{"name": n, "arguments": a} for n, a in calls]
-        return f"functools{json.dumps(body, ensure_ascii=False)}"
+        return f"functools{call_list_json(calls)}"
 
 
 FORMATS = (Phi4MiniJsonParser,)

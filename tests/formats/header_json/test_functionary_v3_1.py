@@ -7,17 +7,24 @@ case (llama.cpp's view of an unfinished stream) is checked mid-stream and at the
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall import testing, tool_parser
+from streamcall import tool_parser
 from streamcall.events import Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.functionary import FunctionaryV31Parser
-from support import calls, check_contract, check_upstream_case, same, summary, upstream_cases
+from support import (
+    calls,
+    check_outcome,
+    check_rendered,
+    check_streams_before_closer,
+    check_upstream_case,
+    unfinished_events,
+    upstream_cases,
+)
 
 FMT = "functionary_v3_1"
 TAG = "<|python_tag|>"
@@ -36,26 +43,14 @@ def test_upstream_fixtures(case: dict[str, Any]) -> None:
     check_upstream_case(case, FMT)
 
 
-def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
-    return [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
-
-
 def test_a_cut_closer() -> None:
     text = '<function=special_function>{"arg1": 1}<'
-    for pieces in ([text], testing.chunk_every(text, 1), testing.chunk_every(text, 7)):
-        parser = tool_parser(FMT)
-        events = [e for p in pieces for e in parser.feed(p)]
+    for events in unfinished_events(FMT, text):
         # mid-stream: the call and all its arguments are out, the '<' is held
         assert [e.name for e in events if isinstance(e, ToolCallStart)] == ["special_function"]
         assert "".join(e.delta for e in events if isinstance(e, ToolCallArgs)) == '{"arg1": 1}'
         assert not any(isinstance(e, Text | ToolCallEnd) for e in events)
-    items = check_contract(FMT, text)
-    assert _calls(items) == [("special_function", {"arg1": 1}, True)]
-    assert summary(items)[0] == "<"
+    check_outcome(FMT, text, [("special_function", {"arg1": 1}, True)], "<")
 
 
 @given(data=st.data(), call_list=calls, before=st.sampled_from(["", "Sure. ", "a < b\n"]))
@@ -63,22 +58,14 @@ def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
 ) -> None:
     text = before + FunctionaryV31Parser.render(call_list) + " Done."
-    items = check_contract(FMT, text, data)
-    content, got = summary(items)
-    assert content == before + " Done."
-    assert [n for n, _ in got] == [n for n, _ in call_list]
-    for (_, g), (_, w) in zip(got, call_list, strict=True):
-        assert same(g, w)
+    check_rendered(FMT, text, data, call_list, before + " Done.")
 
 
 @given(data=st.data(), code=st.text(max_size=60), before=st.sampled_from(["", "Running it.\n"]))
 def test_raw_python_after_the_tag_in_any_chunking(
     data: st.DataObject, code: str, before: str
 ) -> None:
-    text = before + TAG + code
-    items = check_contract(FMT, text, data)
-    assert _calls(items) == [("python", {"code": code}, False)]
-    assert summary(items)[0] == before
+    check_outcome(FMT, before + TAG + code, [("python", {"code": code}, False)], before, data)
 
 
 @pytest.mark.parametrize(
@@ -114,23 +101,13 @@ def test_raw_python_after_the_tag_in_any_chunking(
 def test_malformed_and_truncated(
     text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
 ) -> None:
-    items = check_contract(FMT, text)
-    assert _calls(items) == expected
-    assert summary(items)[0] == content
+    check_outcome(FMT, text, expected, content)
 
 
 def test_arguments_and_code_stream_before_the_end() -> None:
-    parser = tool_parser(FMT)
-    events = parser.feed('<function=write>{"body": "')
-    assert any(isinstance(e, ToolCallStart) for e in events)
-    pieces = []
-    for _ in range(10):
-        out = parser.feed("text " * 10)
-        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
-        assert not any(isinstance(e, ToolCallEnd) for e in out)
-    assert "text " * 90 in "".join(pieces)
-    end = [e for e in parser.feed('"}</function>') + parser.finish() if isinstance(e, ToolCallEnd)]
-    assert json.loads(end[0].arguments) == {"body": "text " * 100} and not end[0].incomplete
+    check_streams_before_closer(
+        FMT, '<function=write>{"body": "', "text " * 10, '"}</function>', {"body": "text " * 100}
+    )
 
     parser = tool_parser(FMT)
     parser.feed(TAG)

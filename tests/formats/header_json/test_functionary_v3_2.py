@@ -6,17 +6,23 @@ The upstream fixtures (tests/fixtures/upstream/functionary_v3_2.json, from llama
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall import testing, tool_parser
-from streamcall.events import Text, ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall import tool_parser
+from streamcall.events import Text, ToolCallArgs, ToolCallStart
 from streamcall.formats.functionary import FunctionaryV32Parser
-from support import calls, check_contract, check_upstream_case, same, summary, upstream_cases
+from support import (
+    calls,
+    check_outcome,
+    check_rendered,
+    check_streams_before_closer,
+    check_upstream_case,
+    upstream_cases,
+)
 
 FMT = "functionary_v3_2"
 _BLANKS = " \t\n\r"  # JSON's, skipped before a body
@@ -27,25 +33,12 @@ def test_upstream_fixtures(case: dict[str, Any]) -> None:
     check_upstream_case(case, FMT)
 
 
-def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
-    return [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
-
-
 @given(data=st.data(), call_list=calls, before=st.sampled_from(["", "all\nSure. ", "a < b"]))
 def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
 ) -> None:
     text = before + FunctionaryV32Parser.render(call_list) + ">>>all\nDone."
-    items = check_contract(FMT, text, data)
-    content, got = summary(items)
-    assert content == before.removeprefix("all\n") + "Done."
-    assert [n for n, _ in got] == [n for n, _ in call_list]
-    for (_, g), (_, w) in zip(got, call_list, strict=True):
-        assert same(g, w)
+    check_rendered(FMT, text, data, call_list, before.removeprefix("all\n") + "Done.")
 
 
 @given(
@@ -58,9 +51,9 @@ def test_raw_python_in_any_chunking(data: st.DataObject, code: str) -> None:
     # (blanks before the code are skipped as before a JSON body; a segment with nothing
     # after its header is a cut call, as in test_malformed_and_truncated)
     text = "all\nRunning it.>>>python\n" + code
-    items = check_contract(FMT, text, data)
-    assert _calls(items) == [("python", {"code": code.lstrip(_BLANKS)}, False)]
-    assert summary(items)[0] == "Running it."
+    check_outcome(
+        FMT, text, [("python", {"code": code.lstrip(_BLANKS)}, False)], "Running it.", data
+    )
 
 
 @pytest.mark.parametrize(
@@ -92,9 +85,7 @@ def test_raw_python_in_any_chunking(data: st.DataObject, code: str) -> None:
 def test_malformed_and_truncated(
     text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
 ) -> None:
-    items = check_contract(FMT, text)
-    assert _calls(items) == expected
-    assert summary(items)[0] == content
+    check_outcome(FMT, text, expected, content)
 
 
 def test_all_text_streams_as_it_comes() -> None:
@@ -106,14 +97,6 @@ def test_all_text_streams_as_it_comes() -> None:
 
 
 def test_a_long_argument_streams_before_its_end() -> None:
-    parser = tool_parser(FMT)
-    events = parser.feed('write\n{"body": "')
-    assert any(isinstance(e, ToolCallStart) for e in events)
-    pieces = []
-    for _ in range(10):
-        out = parser.feed("text " * 10)
-        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
-        assert not any(isinstance(e, ToolCallEnd) for e in out)
-    assert "text " * 90 in "".join(pieces)
-    end = [e for e in parser.feed('"}') + parser.finish() if isinstance(e, ToolCallEnd)]
-    assert json.loads(end[0].arguments) == {"body": "text " * 100} and not end[0].incomplete
+    check_streams_before_closer(
+        FMT, 'write\n{"body": "', "text " * 10, '"}', {"body": "text " * 100}
+    )

@@ -8,15 +8,12 @@ formats.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall import testing, tool_parser
-from streamcall.events import ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.plamo3 import (
     ARGS_OPEN,
     BEGIN_NAME,
@@ -29,7 +26,17 @@ from streamcall.formats.plamo3 import (
     Plamo3Parser,
 )
 from streamcall.output import parse_output
-from support import calls, check_contract, check_upstream_case, same, summary, upstream_cases
+from support import (
+    calls,
+    check_contract,
+    check_outcome,
+    check_reasoning_split,
+    check_rendered,
+    check_streams_before_closer,
+    check_upstream_case,
+    reasoning_of,
+    upstream_cases,
+)
 
 FMT = "plamo3"
 THINK, END_THINK, TAG = "<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>", "<|plamo:tag|>"
@@ -64,14 +71,6 @@ def test_upstream_fixtures(case: dict[str, Any]) -> None:
     check_upstream_case(case, FMT, FMT)
 
 
-def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
-    return [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
-
-
 def _call(name: str, args: str, *, closers: bool = True) -> str:
     text = f"{BEGIN_REQUEST}{BEGIN_NAME}{name}{END_NAME}{ARGS_OPEN}{args}"
     return text + (f"{END_ARGS}{END_REQUEST}" if closers else "")
@@ -82,12 +81,7 @@ def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
 ) -> None:
     text = before + Plamo3Parser.render(call_list) + " Done."
-    items = check_contract(FMT, text, data)
-    content, got = summary(items)
-    assert content == before + " Done."
-    assert [n for n, _ in got] == [n for n, _ in call_list]
-    for (_, g), (_, w) in zip(got, call_list, strict=True):
-        assert same(g, w)
+    check_rendered(FMT, text, data, call_list, before + " Done.")
 
 
 @pytest.mark.parametrize(
@@ -138,23 +132,12 @@ def test_rendered_calls_in_any_chunking(
 def test_malformed_and_truncated(
     text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
 ) -> None:
-    items = check_contract(FMT, text)
-    assert _calls(items) == expected
-    assert summary(items)[0] == content
+    check_outcome(FMT, text, expected, content)
 
 
 def test_a_long_argument_streams_before_its_closer() -> None:
-    parser = tool_parser(FMT)
-    events = parser.feed(BEGIN_REQUESTS + _call("write", '{"body": "', closers=False))
-    assert any(isinstance(e, ToolCallStart) for e in events)
-    pieces = []
-    for _ in range(10):
-        out = parser.feed("東京 " * 10)
-        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
-        assert not any(isinstance(e, ToolCallEnd) for e in out)
-    assert "東京 " * 90 in "".join(pieces)
-    end = [e for e in parser.feed('"}' + END_ARGS) + parser.finish() if isinstance(e, ToolCallEnd)]
-    assert json.loads(end[0].arguments) == {"body": "東京 " * 100} and not end[0].incomplete
+    opener = BEGIN_REQUESTS + _call("write", '{"body": "', closers=False)
+    check_streams_before_closer(FMT, opener, "東京 " * 10, '"}' + END_ARGS, {"body": "東京 " * 100})
 
 
 @given(data=st.data())
@@ -168,7 +151,7 @@ def test_reasoning_then_calls_routed_from_the_model(data: st.DataObject) -> None
     assert (got.reasoning, got.content) == ("Check the weather.", "Let me look. ")
     assert [(c.name, c.args) for c in got.tool_calls] == [("weather", {"city": "東京"})]
     items = check_contract(FMT, text, data, reasoning=True)
-    assert "".join(v for k, v in items if k == "reasoning") == "Check the weather."
+    assert reasoning_of(items) == "Check the weather."
 
 
 def test_thinking_off_still_reads_a_written_think_block() -> None:
@@ -191,6 +174,4 @@ def test_thinking_off_still_reads_a_written_think_block() -> None:
     ],
 )
 def test_the_end_of_turn(text: str, opened: bool, reasoning: str, content: str) -> None:
-    items = check_contract(FMT, text, reasoning=True, prompt_opened=opened)
-    assert "".join(v for k, v in items if k == "reasoning") == reasoning
-    assert "".join(v for k, v in items if k == "text") == content
+    check_reasoning_split(FMT, text, reasoning, content, prompt_opened=opened)

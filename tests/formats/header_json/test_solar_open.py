@@ -8,7 +8,6 @@ the reasoning stage, or both, as each case says); the model's call ids are check
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -17,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing, tool_parser
-from streamcall.events import ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.events import ToolCallStart
 from streamcall.formats.solar_open import (
     CALL_ARGS,
     CALL_BEGIN,
@@ -30,9 +29,12 @@ from streamcall.output import parse_output
 from support import (
     calls,
     check_contract,
+    check_outcome,
+    check_reasoning_split,
+    check_rendered,
+    check_streams_before_closer,
     check_upstream_case,
-    same,
-    summary,
+    reasoning_of,
     upstream_cases,
     upstream_parser,
 )
@@ -67,14 +69,6 @@ def test_upstream_fixtures(case: dict[str, Any]) -> None:
             assert "NOT-VALID" not in got
 
 
-def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
-    return [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
-
-
 def _call(call_id: str, name: str, args: str, *, end: bool = True) -> str:
     return f"{CALL_BEGIN}{call_id}{CALL_NAME}{name}{CALL_ARGS}{args}" + (CALL_END if end else "")
 
@@ -84,12 +78,7 @@ def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
 ) -> None:
     text = before + SolarOpenParser.render(call_list) + "<|calls|>"
-    items = check_contract(FMT, text, data)
-    content, got = summary(items)
-    assert content == before
-    assert [n for n, _ in got] == [n for n, _ in call_list]
-    for (_, g), (_, w) in zip(got, call_list, strict=True):
-        assert same(g, w)
+    items = check_rendered(FMT, text, data, call_list, before)
     ids = [v.id for _, v in items if isinstance(v, testing.Call)]
     assert ids == [f"{i:010d}" for i in range(len(call_list))]
 
@@ -136,9 +125,7 @@ def test_rendered_calls_in_any_chunking(
 def test_malformed_and_truncated(
     text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
 ) -> None:
-    items = check_contract(FMT, text)
-    assert _calls(items) == expected
-    assert summary(items)[0] == content
+    check_outcome(FMT, text, expected, content)
 
 
 def test_ids_invalid_and_repeated() -> None:
@@ -158,17 +145,8 @@ def test_ids_invalid_and_repeated() -> None:
 
 
 def test_a_long_argument_streams_before_its_closer() -> None:
-    parser = tool_parser(FMT)
-    events = parser.feed(TOOL_CALLS + _call("a1b2c3d4e5", "write", '{"body": "', end=False))
-    assert any(isinstance(e, ToolCallStart) for e in events)
-    pieces = []
-    for _ in range(10):
-        out = parser.feed("서울 " * 10)
-        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
-        assert not any(isinstance(e, ToolCallEnd) for e in out)
-    assert "서울 " * 90 in "".join(pieces)
-    end = [e for e in parser.feed('"}' + CALL_END) + parser.finish() if isinstance(e, ToolCallEnd)]
-    assert json.loads(end[0].arguments) == {"body": "서울 " * 100} and not end[0].incomplete
+    opener = TOOL_CALLS + _call("a1b2c3d4e5", "write", '{"body": "', end=False)
+    check_streams_before_closer(FMT, opener, "서울 " * 10, '"}' + CALL_END, {"body": "서울 " * 100})
 
 
 @given(data=st.data())
@@ -183,7 +161,7 @@ def test_reasoning_content_and_calls(data: st.DataObject) -> None:
         ("get_weather", {"city": "Seoul"}, "0000000000")
     ]
     items = check_contract(FMT, text, data, reasoning=True)
-    assert "".join(v for k, v in items if k == "reasoning") == "Need the weather."
+    assert reasoning_of(items) == "Need the weather."
 
 
 @pytest.mark.parametrize(
@@ -196,6 +174,4 @@ def test_reasoning_content_and_calls(data: st.DataObject) -> None:
     ],
 )
 def test_an_opened_think_turn(text: str, reasoning: str, content: str) -> None:
-    items = check_contract(FMT, text, reasoning=True, prompt_opened=True)
-    assert "".join(v for k, v in items if k == "reasoning") == reasoning
-    assert "".join(v for k, v in items if k == "text") == content
+    check_reasoning_split(FMT, text, reasoning, content, prompt_opened=True)

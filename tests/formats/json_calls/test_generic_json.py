@@ -16,16 +16,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall import parse_tool_calls, testing, tool_parser
+from streamcall import parse_tool_calls, tool_parser
 from streamcall.events import Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.generic_json import GenericJsonParser
 from support import (
     calls,
-    check_contract,
     check_format,
+    check_outcome,
+    check_rendered,
+    check_streams_before_closer,
     check_upstream_case,
-    same,
     summary,
+    unfinished_events,
     upstream_cases,
 )
 
@@ -50,14 +52,6 @@ def test_upstream_fixtures(case: dict[str, Any]) -> None:
     # cut_name_no_tool_parsing (llama.cpp with tool parsing off) gives the whole text as
     # content here too: a name cut by the end of the stream is text
     check_upstream_case(case, FMT)
-
-
-def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
-    return [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
 
 
 # (text, events while unfinished: (started names, argument text so far), at the end:
@@ -95,18 +89,14 @@ def test_partial_cases(
     calls_at_end: list[tuple[str, dict[str, Any], bool]],
     content: str,
 ) -> None:
-    for pieces in ([text], testing.chunk_every(text, 1), testing.chunk_every(text, 7)):
-        parser = tool_parser(FMT)
-        events = [e for p in pieces for e in parser.feed(p)]
+    for events in unfinished_events(FMT, text):
         assert not any(isinstance(e, Text | ToolCallEnd) for e in events)
         names = [e.name for e in events if isinstance(e, ToolCallStart)]
         args = "".join(e.delta for e in events if isinstance(e, ToolCallArgs))
         # as far as the arguments go, as written (a cut member may be held)
         assert names == unfinished[0] and unfinished[1].startswith(args)
         assert bool(args) == bool(unfinished[1])
-    items = check_format(FMT, text)
-    assert _calls(items) == calls_at_end
-    assert summary(items)[0] == content
+    check_outcome(FMT, text, calls_at_end, content, whole_contract=False)
 
 
 @given(data=st.data(), call_list=calls, after=st.sampled_from(["", "\n", "\nThat is all."]))
@@ -114,12 +104,7 @@ def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], after: str
 ) -> None:
     text = GenericJsonParser.render(call_list) + after
-    items = check_contract(FMT, text, data)
-    content, got = summary(items)
-    assert content == (after if after.strip() else "")
-    assert [n for n, _ in got] == [n for n, _ in call_list]
-    for (_, g), (_, w) in zip(got, call_list, strict=True):
-        assert same(g, w)
+    check_rendered(FMT, text, data, call_list, after if after.strip() else "")
 
 
 @given(data=st.data(), answer=st.text(max_size=40))
@@ -166,9 +151,7 @@ def test_malformed_truncated_and_other_members(
     text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
 ) -> None:
     # a response is text decoded, not as written: the whole contract holds elsewhere
-    items = check_format(FMT, text) if '"response"' in text else check_contract(FMT, text)
-    assert _calls(items) == expected
-    assert summary(items)[0] == content
+    check_outcome(FMT, text, expected, content, whole_contract='"response"' not in text)
 
 
 def test_the_models_id_names_the_call() -> None:
@@ -190,18 +173,13 @@ def test_a_long_response_and_a_long_argument_stream_as_written() -> None:
         seen += [e.text for e in parser.feed("a line\\n" * 8) if isinstance(e, Text)]
     assert "".join(seen) == "a line\n" * 80
 
-    parser = tool_parser(FMT)
-    events = parser.feed('{"tool_call": {"name": "write", "arguments": {"body": "')
-    assert any(isinstance(e, ToolCallStart) for e in events)
-    pieces = []
-    for _ in range(10):
-        out = parser.feed("words " * 10)
-        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
-        assert not any(isinstance(e, ToolCallEnd) for e in out)
-    assert "words " * 90 in "".join(pieces)
-    end = [e for e in parser.feed('"}}}') + parser.finish() if isinstance(e, ToolCallEnd)]
-    assert json.loads(end[0].arguments) == {"body": "words " * 100}
-    assert not end[0].incomplete
+    check_streams_before_closer(
+        FMT,
+        '{"tool_call": {"name": "write", "arguments": {"body": "',
+        "words " * 10,
+        '"}}}',
+        {"body": "words " * 100},
+    )
 
 
 def test_one_shot_is_the_stream() -> None:

@@ -8,7 +8,6 @@ every case composes the reasoning and the tool parser) run in every chunking thr
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import testing, tool_parser
-from streamcall.events import Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.events import Reasoning
 from streamcall.formats.inkling import (
     CONTENT_TEXT,
     CONTENT_THINKING,
@@ -30,9 +29,12 @@ from streamcall.output import output_parser, parse_output
 from support import (
     calls,
     check_contract,
+    check_outcome,
+    check_rendered,
+    check_streams_before_closer,
     check_upstream_case,
     random_chunkings,
-    same,
+    reasoning_of,
     summary,
     upstream_cases,
 )
@@ -45,29 +47,11 @@ def test_upstream_fixtures(case: dict[str, Any]) -> None:
     check_upstream_case(case, FMT, FMT)
 
 
-def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
-    return [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
-
-
-def _reasoning(items: list[testing.Item]) -> str:
-    return "".join(v for k, v in items if k == "reasoning" and isinstance(v, str))
-
-
 @given(data=st.data(), call_list=calls, before=st.sampled_from(["", "Sure. ", "a < b\n"]))
 def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
 ) -> None:
-    text = before + InklingParser.render(call_list)
-    items = check_contract(FMT, text, data)
-    content, got = summary(items)
-    assert content == before
-    assert [n for n, _ in got] == [n for n, _ in call_list]
-    for (_, g), (_, w) in zip(got, call_list, strict=True):
-        assert same(g, w)
+    check_rendered(FMT, before + InklingParser.render(call_list), data, call_list, before)
 
 
 def _block(kind: str, body: str, header: str = "") -> str:
@@ -87,13 +71,13 @@ WHOLE = (
 def test_the_tool_parser_alone_reads_every_block(data: st.DataObject) -> None:
     items = check_contract(FMT, WHOLE, data)
     assert summary(items) == ("Checking a < b.Done.", [("f", {"q": "x"})])
-    assert _reasoning(items) == "Plan it.Again."
+    assert reasoning_of(items) == "Plan it.Again."
 
 
 @given(data=st.data(), opened=st.sampled_from([None, False]))
 def test_the_reasoning_format_alone(data: st.DataObject, opened: bool | None) -> None:
     items = check_contract(FMT, WHOLE, data, reasoning=True, prompt_opened=opened)
-    assert _reasoning(items) == "Plan it.Again."
+    assert reasoning_of(items) == "Plan it.Again."
     # the framing outside reasoning is the tool parser's: it stays in the text
     text = "".join(v for k, v in items if k == "text" and isinstance(v, str))
     assert INVOKE_TOOL_JSON in text and "Done." in text
@@ -108,7 +92,7 @@ def test_both_stages_in_any_chunking(data: st.DataObject) -> None:
     for pieces in random_chunkings(data, WHOLE):
         assert testing.coalesce(testing.run(make(), pieces)) == whole
     assert summary(whole) == ("Checking a < b.Done.", [("f", {"q": "x"})])
-    assert _reasoning(whole) == "Plan it.Again."
+    assert reasoning_of(whole) == "Plan it.Again."
 
 
 @pytest.mark.parametrize(
@@ -138,30 +122,15 @@ def test_both_stages_in_any_chunking(data: st.DataObject) -> None:
 def test_malformed_and_truncated(
     text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str, reasoning: str
 ) -> None:
-    items = check_contract(FMT, text)
-    assert _calls(items) == expected
-    assert summary(items)[0] == content
-    assert _reasoning(items) == reasoning
+    items = check_outcome(FMT, text, expected, content)
+    assert reasoning_of(items) == reasoning
 
 
 def test_a_long_args_string_streams_before_its_closer() -> None:
-    parser = tool_parser(FMT)
-    events = parser.feed(
-        f'{MESSAGE_MODEL}write{INVOKE_TOOL_JSON}{{"name": "write", "args": {{"s": "'
+    opener = f'{MESSAGE_MODEL}write{INVOKE_TOOL_JSON}{{"name": "write", "args": {{"s": "'
+    check_streams_before_closer(
+        FMT, opener, "abc " * 10, f'"}}}}{END_MESSAGE}', {"s": "abc " * 100}
     )
-    assert any(isinstance(e, ToolCallStart) for e in events)
-    pieces = []
-    for _ in range(10):
-        out = parser.feed("abc " * 10)
-        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
-        assert not any(isinstance(e, ToolCallEnd) for e in out)
-    assert "abc " * 90 in "".join(pieces)
-    end = [
-        e
-        for e in parser.feed(f'"}}}}{END_MESSAGE}') + parser.finish()
-        if isinstance(e, ToolCallEnd)
-    ]
-    assert json.loads(end[0].arguments) == {"s": "abc " * 100} and not end[0].incomplete
 
 
 def test_the_header_never_reaches_the_content() -> None:
@@ -180,6 +149,6 @@ def test_routed_from_the_model_id() -> None:
     assert [(c.name, c.args) for c in got.tool_calls] == [("f", {"q": "x"})]
 
 
-def test_thinking_from_the_tool_parser_is_reasoning() -> None:
+def test_thinking_from_the_tool_parser_isreasoning_of() -> None:
     events = tool_parser(FMT).feed(f"{CONTENT_THINKING}deep thought{END_MESSAGE}")
     assert [e for e in events if isinstance(e, Reasoning)] == [Reasoning("deep thought")]

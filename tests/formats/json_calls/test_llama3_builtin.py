@@ -16,9 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall import testing, tool_parser
-from streamcall.events import ToolCallArgs, ToolCallEnd, ToolCallStart
-from support import check_contract, check_upstream_case, summary, upstream_cases
+from support import check_outcome, check_streams_before_closer, check_upstream_case, upstream_cases
 
 FMT = "llama3_json"
 TAG = "<|python_tag|>"
@@ -27,14 +25,6 @@ TAG = "<|python_tag|>"
 @pytest.mark.parametrize("case", upstream_cases("llama3_builtin"))
 def test_upstream_fixtures(case: dict[str, Any]) -> None:
     check_upstream_case(case, FMT)
-
-
-def _calls(items: list[testing.Item]) -> list[tuple[str, dict[str, Any], bool]]:
-    return [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
 
 
 _word = st.from_regex(r"[a-z][a-z_]{0,10}", fullmatch=True)
@@ -58,9 +48,7 @@ def test_a_builtin_call_with_json_values_in_any_chunking(
 ) -> None:
     written = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
     text = f"{before}{TAG}{name}.call({written})"
-    items = check_contract(FMT, text, data)
-    assert _calls(items) == [(name, args, False)]
-    assert summary(items)[0] == before
+    check_outcome(FMT, text, [(name, args, False)], before, data)
 
 
 @pytest.mark.parametrize(
@@ -93,21 +81,11 @@ def test_a_builtin_call_with_json_values_in_any_chunking(
 def test_malformed_truncated_and_neighbours(
     text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
 ) -> None:
-    items = check_contract(FMT, text)
-    assert _calls(items) == expected
-    assert summary(items)[0] == content
+    check_outcome(FMT, text, expected, content)
 
 
 def test_a_long_query_streams_before_its_closer() -> None:
-    parser = tool_parser(FMT)
-    events = parser.feed(TAG + 'code_interpreter.call(code="')
-    assert any(isinstance(e, ToolCallStart) for e in events)
-    pieces = []
-    for _ in range(10):
-        out = parser.feed("x = 1\\n" * 8)
-        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
-        assert not any(isinstance(e, ToolCallEnd) for e in out)
-    assert "x = 1\\n" * 70 in "".join(pieces)
-    end = [e for e in parser.feed('")') + parser.finish() if isinstance(e, ToolCallEnd)]
-    assert json.loads(end[0].arguments) == {"code": "x = 1\n" * 80}
-    assert not end[0].incomplete
+    # (the value is written escaped, as in Python source, and streams as written)
+    check_streams_before_closer(
+        FMT, TAG + 'code_interpreter.call(code="', "x = 1\\n" * 8, '")', {"code": "x = 1\n" * 80}
+    )

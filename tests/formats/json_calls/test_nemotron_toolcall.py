@@ -8,7 +8,6 @@ reasoning (llama.cpp's ``reasoning_format=deepseek``).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -16,10 +15,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall import parse_tool_calls, testing, tool_parser
-from streamcall.events import ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.nemotron import NemotronToolCallParser
 from streamcall.output import parse_output
-from support import calls, check_contract, check_upstream_case, same, summary, upstream_cases
+from support import (
+    calls,
+    check_outcome,
+    check_rendered,
+    check_streams_before_closer,
+    check_upstream_case,
+    summary,
+    upstream_cases,
+)
 
 FMT = "nemotron_toolcall"
 
@@ -41,14 +47,7 @@ def test_a_list_cut_by_the_closer() -> None:
     """The skipped vLLM case: the call that began ends incomplete, its arguments whole;
     the closer that cut it is text."""
     text = '<TOOLCALL>[{"name": "broken", "arguments": {}</TOOLCALL>'
-    items = check_contract(FMT, text)
-    got = [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
-    assert got == [("broken", {}, True)]
-    assert summary(items)[0] == "</TOOLCALL>"
+    check_outcome(FMT, text, [("broken", {}, True)], "</TOOLCALL>")
 
 
 @given(data=st.data(), call_list=calls, before=st.sampled_from(["", "Sure. ", "a < b\n"]))
@@ -56,12 +55,7 @@ def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
 ) -> None:
     text = before + NemotronToolCallParser.render(call_list) + "\nDone."
-    items = check_contract(FMT, text, data)
-    content, got = summary(items)
-    assert content == before + "\nDone."
-    assert [n for n, _ in got] == [n for n, _ in call_list]
-    for (_, g), (_, w) in zip(got, call_list, strict=True):
-        assert same(g, w)
+    check_rendered(FMT, text, data, call_list, before + "\nDone.")
 
 
 @pytest.mark.parametrize(
@@ -93,30 +87,18 @@ def test_rendered_calls_in_any_chunking(
 def test_malformed_and_truncated(
     text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
 ) -> None:
-    items = check_contract(FMT, text)
-    got = [
-        (v.name, json.loads(v.arguments), v.incomplete)
-        for _, v in items
-        if isinstance(v, testing.Call)
-    ]
-    assert got == expected
-    assert summary(items)[0] == content
+    check_outcome(FMT, text, expected, content)
 
 
 def test_a_long_string_streams_before_its_closer() -> None:
-    parser = tool_parser(FMT)
-    events = parser.feed('<TOOLCALL>[{"name": "write", "arguments": {"body": "')
-    assert isinstance(events[0], ToolCallStart)
-    pieces = []
-    for _ in range(20):
-        out = parser.feed("lorem ipsum " * 4)
-        pieces += [e.delta for e in out if isinstance(e, ToolCallArgs)]
-        assert not any(isinstance(e, ToolCallEnd) for e in out)
-    assert "lorem ipsum " * 70 in "".join(pieces)  # arrived while being written
-    rest = parser.feed('"}}]</TOOLCALL>') + parser.finish()
-    end = [e for e in rest if isinstance(e, ToolCallEnd)]
-    assert len(end) == 1 and not end[0].incomplete
-    assert json.loads(end[0].arguments) == {"body": "lorem ipsum " * 80}
+    check_streams_before_closer(
+        FMT,
+        '<TOOLCALL>[{"name": "write", "arguments": {"body": "',
+        "lorem ipsum " * 4,
+        '"}}]</TOOLCALL>',
+        {"body": "lorem ipsum " * 80},
+        times=20,
+    )
 
 
 def test_several_calls_in_one_chunk() -> None:

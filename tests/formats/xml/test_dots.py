@@ -12,15 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamcall import ToolCallArgs
 from streamcall.formats.dots import DotsParser
-from streamcall.formats.registry import format_for_model, parse_tool_calls, tool_parser
+from streamcall.formats.registry import format_for_model, parse_tool_calls
 from support import (
     calls,
     check_contract,
     check_every_end,
     check_format,
+    check_rendered,
     check_upstream_case,
+    check_value_streams,
     schema_for,
     summary,
     typed_tool,
@@ -142,14 +143,8 @@ def test_every_cut_keeps_the_contract() -> None:
 
 
 def test_a_long_string_streams_before_its_closer() -> None:
-    p = tool_parser("dots", tools=SEARCH)
-    events = p.feed(f'{OPEN}<invoke name="search"><parameter name="query">red chairs, ')
-    assert (
-        "".join(e.delta for e in events if isinstance(e, ToolCallArgs)) == '{"query":"red chairs, '
-    )
-    for _ in range(40):
-        events = p.feed("and tables, ")
-        assert [e.delta for e in events if isinstance(e, ToolCallArgs)] == ["and tables, "]
+    opener = f'{OPEN}<invoke name="search"><parameter name="query">red chairs, '
+    check_value_streams("dots", opener, '{"query":"red chairs, ', "and tables, ", tools=SEARCH)
 
 
 @settings(max_examples=40)
@@ -158,6 +153,4 @@ def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
 ) -> None:
     text = before + DotsParser.render(call_list)
-    content, got = summary(check_contract("dots", text, data, schema_for(call_list)))
-    assert content == before
-    assert [name for name, _ in got] == [name for name, _ in call_list]
+    check_rendered("dots", text, data, call_list, before, schema_for(call_list), values=False)

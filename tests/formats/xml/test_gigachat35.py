@@ -13,16 +13,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamcall import ToolCallArgs, testing
+from streamcall import testing
 from streamcall.formats.gigachat import GigaChat35Parser
-from streamcall.formats.registry import parse_tool_calls, tool_parser
+from streamcall.formats.registry import parse_tool_calls
 from streamcall.output import output_parser
 from support import (
     calls,
     check_contract,
     check_every_end,
     check_format,
+    check_rendered,
     check_upstream_case,
+    check_value_streams,
     schema_for,
     summary,
     typed_tool,
@@ -111,13 +113,9 @@ def test_every_cut_keeps_the_contract() -> None:
 
 
 def test_a_long_string_streams_before_its_closer() -> None:
-    p = tool_parser("gigachat35", tools=TOOLS)
-    events = p.feed(BLOCK + f'{P}invoke name="f">{P}parameter name="s" string="true">Москва, ул')
+    opener = BLOCK + f'{P}invoke name="f">{P}parameter name="s" string="true">Москва, ул'
     # (a value of at most 8 characters so far is held with its parameter: ShortMembers)
-    assert "".join(e.delta for e in events if isinstance(e, ToolCallArgs)) == '{"s":"Москва, ул'
-    for _ in range(40):
-        events = p.feed("улица " * 5)
-        assert [e.delta for e in events if isinstance(e, ToolCallArgs)] == ["улица " * 5]
+    check_value_streams("gigachat35", opener, '{"s":"Москва, ул', "улица " * 5, tools=TOOLS)
 
 
 @settings(max_examples=40)
@@ -125,11 +123,9 @@ def test_a_long_string_streams_before_its_closer() -> None:
 def test_rendered_calls_in_any_chunking(
     data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]]
 ) -> None:
-    tools = schema_for(call_list)
     text = "Let me see. " + GigaChat35Parser.render(call_list)
-    content, got = summary(check_contract("gigachat35", text, data, tools))
-    assert content == "Let me see. "
-    assert [name for name, _ in got] == [name for name, _ in call_list]
+    tools = schema_for(call_list)
+    check_rendered("gigachat35", text, data, call_list, "Let me see. ", tools, values=False)
 
 
 def test_reasoning_switch_and_tool_call_after_it() -> None:

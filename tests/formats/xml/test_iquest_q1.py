@@ -14,14 +14,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall import ToolCallArgs, format_for_model
-from streamcall.formats.registry import parse_tool_calls, parser_class, tool_parser
+from streamcall import format_for_model
+from streamcall.formats.registry import parse_tool_calls, parser_class
 from support import (
     calls,
     check_contract,
     check_every_end,
+    check_rendered,
     check_upstream_case,
-    same,
+    check_value_streams,
+    merged_by_name,
     schema_for,
     summary,
     upstream_cases,
@@ -77,15 +79,11 @@ def test_skipped_cases_give_what_we_say() -> None:
 
 @given(data=st.data(), call_list=calls, before=st.sampled_from(["", "Sure. ", "a < b\n"]))
 def test_round_trip(data: st.DataObject, call_list: Any, before: str) -> None:
-    by_name: dict[str, dict[str, Any]] = {}
-    for name, args in call_list:
-        by_name.setdefault(name, {}).update(args)
-    call_list = [(name, by_name[name]) for name, _ in call_list]
+    call_list = merged_by_name(call_list)
     text = before + parser_class("iquest_q1").render(call_list) + "<|iquest_end|>"
-    content, got = summary(check_contract("iquest_q1", text, data, schema_for(call_list)))
-    assert content == before + "<|iquest_end|>"
-    for (gn, g), (wn, w) in zip(got, call_list, strict=True):
-        assert gn == wn and same(g, w), (g, w)
+    check_rendered(
+        "iquest_q1", text, data, call_list, before + "<|iquest_end|>", schema_for(call_list)
+    )
 
 
 @given(data=st.data())
@@ -101,13 +99,15 @@ def test_string_values_are_byte_exact(data: st.DataObject) -> None:
 
 
 def test_string_values_stream_before_their_closer() -> None:
-    p = tool_parser("iquest_q1", tools=TOOLS)
-    events = p.feed("<iquest_tool_call>run\n<arg_key>code</arg_key><arg_value>print('hello, wor")
-    assert "".join(e.delta for e in events if isinstance(e, ToolCallArgs)) == (
-        '{"code":"print(\'hello, wor'
+    check_value_streams(
+        "iquest_q1",
+        "<iquest_tool_call>run\n<arg_key>code</arg_key><arg_value>print('hello, wor",
+        '{"code":"print(\'hello, wor',
+        "ld')\n",
+        "ld')\\n",
+        times=1,
+        tools=TOOLS,
     )
-    events = p.feed("ld')\n")
-    assert [e.delta for e in events if isinstance(e, ToolCallArgs)] == ["ld')\\n"]
 
 
 @given(data=st.data())

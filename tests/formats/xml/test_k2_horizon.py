@@ -23,8 +23,9 @@ from support import (
     check_contract,
     check_every_end,
     check_format,
+    check_rendered,
     check_upstream_case,
-    same,
+    merged_by_name,
     schema_for,
     summary,
     typed_tool,
@@ -165,19 +166,11 @@ def test_values_are_typed(text: str, tools: Any, args: dict[str, Any], data: st.
 def test_every_dialect_round_trips(
     render: str, data: st.DataObject, call_list: list[tuple[str, dict[str, Any]]], before: str
 ) -> None:
-    by_name: dict[str, dict[str, Any]] = {}
-    for name, args in call_list:
-        by_name.setdefault(name, {}).update(args)
-    call_list = [(name, by_name[name]) for name, _ in call_list]
+    call_list = merged_by_name(call_list)
     text = before + getattr(K2HorizonParser, render)(call_list) + " after"
     for tools in (schema_for(call_list), None):
-        items = check_contract("k2_horizon", text, data, tools)
-        content, got = summary(items)
-        assert content == before + " after"
-        assert [n for n, _ in got] == [n for n, _ in call_list]
-        if tools is not None or render == "render_json":
-            for (_, g), (_, w) in zip(got, call_list, strict=True):
-                assert same(g, w), (g, w)
+        typed = tools is not None or render == "render_json"
+        check_rendered("k2_horizon", text, data, call_list, before + " after", tools, values=typed)
 
 
 def _args(events: list[Any]) -> list[str]:

@@ -25,7 +25,9 @@ from support import (
     check_contract,
     check_every_end,
     check_format,
+    check_rendered,
     check_upstream_case,
+    check_value_streams,
     schema_for,
     summary,
     typed_tool,
@@ -229,16 +231,17 @@ def test_every_cut_keeps_the_contract() -> None:
 
 
 def test_a_long_string_streams_before_its_closer() -> None:
-    p = tool_parser("kimi_k3")
-    events = p.feed(OPEN + '<|open|>call tool="python" index="1"<|sep|>')
-    events += p.feed('<|open|>argument key="code" type="string"<|sep|>print(1)\n')
-    streamed = [e.delta for e in events if isinstance(e, ToolCallArgs)]
-    assert "".join(streamed) == '{"code":"print(1)\\n'
-    for _ in range(50):
-        events = p.feed("x = 1  # " + "y" * 20 + "\n")
-        assert [e.delta for e in events if isinstance(e, ToolCallArgs)] == [
-            "x = 1  # " + "y" * 20 + "\\n"
-        ]
+    check_value_streams(
+        "kimi_k3",
+        [
+            OPEN + '<|open|>call tool="python" index="1"<|sep|>',
+            '<|open|>argument key="code" type="string"<|sep|>print(1)\n',
+        ],
+        '{"code":"print(1)\\n',
+        "x = 1  # " + "y" * 20 + "\n",
+        "x = 1  # " + "y" * 20 + "\\n",
+        times=50,
+    )
 
 
 @settings(max_examples=40)
@@ -248,9 +251,10 @@ def test_rendered_calls_in_any_chunking(
 ) -> None:
     framed = "<|open|>response<|sep|>" + before + "<|close|>response<|sep|>"
     text = framed + KimiK3Parser.render(call_list) + "<|close|>message<|sep|>"
-    content, got = summary(check_contract("kimi_k3", text, data, schema_for(call_list)))
-    assert content == before
-    assert [name for name, _ in got] == [name for name, _ in call_list]
+    items = check_rendered(
+        "kimi_k3", text, data, call_list, before, schema_for(call_list), values=False
+    )
+    got = summary(items)[1]
     assert [json.dumps(a, sort_keys=True) for _, a in got] == [
         json.dumps(json.loads(json.dumps(a)), sort_keys=True) for _, a in call_list
     ]

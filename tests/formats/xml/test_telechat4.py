@@ -22,8 +22,9 @@ from support import (
     check_contract,
     check_every_end,
     check_format,
+    check_rendered,
     check_upstream_case,
-    same,
+    merged_by_name,
     schema_for,
     summary,
     typed_tool,
@@ -121,15 +122,9 @@ def test_long_blank_runs_stay_linear() -> None:
 
 @given(data=st.data(), call_list=calls, before=st.sampled_from(["", "Sure. ", "a < b {x}\n"]))
 def test_round_trip(data: st.DataObject, call_list: Any, before: str) -> None:
-    by_name: dict[str, dict[str, Any]] = {}
-    for name, args in call_list:
-        by_name.setdefault(name, {}).update(args)
-    call_list = [(name, by_name[name]) for name, _ in call_list]
+    call_list = merged_by_name(call_list)
     text = before + parser_class("telechat4").render(call_list) + " after"
-    content, got = summary(check_contract("telechat4", text, data, schema_for(call_list)))
-    assert content == before + " after"
-    for (gn, g), (wn, w) in zip(got, call_list, strict=True):
-        assert gn == wn and same(g, w), (g, w)
+    check_rendered("telechat4", text, data, call_list, before + " after", schema_for(call_list))
 
 
 MALFORMED = [
