@@ -402,6 +402,28 @@ print(" ".join(sorted(names)))
 """
 
 
+def test_every_vllm_parser_name_is_a_streamcall_format() -> None:
+    """Issue 16's bar, against vLLM itself: every tool-call parser name vLLM 0.33 registers
+    is a streamcall format (but ``hf`` and ``beam``, which read a checkpoint's response
+    template, not a wire format of their own), and every reasoning parser name a streamcall
+    reasoning format."""
+    from vllm.reasoning import ReasoningParserManager
+    from vllm.tool_parsers import ToolParserManager
+
+    import streamcall
+    from streamcall.reasoning import reasoning_formats
+
+    def theirs(manager: Any) -> set[str]:
+        return {n for n in manager.list_registered() if not n.startswith("streamcall")}
+
+    tools = theirs(ToolParserManager)
+    assert len(tools) > 50, sorted(tools)
+    assert tools - {"hf", "beam"} - set(streamcall.formats()) == set()
+    reasoning = theirs(ReasoningParserManager)
+    assert len(reasoning) > 30, sorted(reasoning)
+    assert reasoning - set(reasoning_formats()) == set()
+
+
 def test_every_name_loads_through_vllm_startup(engines: dict[str, ScriptedEngine]) -> None:
     """A fresh interpreter: vLLM's own ``vllm serve`` argument parser, plugin import and
     validation, then every ``streamcall*`` name composed and built against the tokenizer
