@@ -75,7 +75,7 @@ class FeedLoop:
                 pos, hold = steps[self._mode](buf, pos, out, False)
                 if hold:
                     break
-        self._tail = buf[pos:] if pos < len(buf) else ""
+        self._tail = (buf[pos:] if pos else buf) if pos < len(buf) else ""
         return out
 
     def finish(self) -> list[Event]:

@@ -196,7 +196,7 @@ class ShortMembers:
             if (
                 n <= self._limit
                 and not final
-                and (n < self._need or buf.find(self._last, self._held) < 0)
+                and (buf.find(self._last, self._held) < 0 or n < self._need)
             ):
                 end = self._value_max
                 if not end or n <= end:
