@@ -278,7 +278,7 @@ class XmlParamsParser(ToolParser):
             self._read_params,
             self._read_key,
             self._read_value_start,
-            self._read_string,
+            self._read_string_stripped if self.STRIP_VALUES else self._read_string,
             self._read_held,
             self._read_literal,
             self._read_cdata,
@@ -780,8 +780,6 @@ class XmlParamsParser(ToolParser):
             end, resume, marker = stops.find(buf, pos, final)
             if marker is not None:
                 return self._value_ends(buf, pos, end, resume, marker, out)
-        if self.STRIP_VALUES:
-            return self._read_stripped(buf, pos, end, out, final)
         if not final and end > pos and buf[end - 1] == "\n" and self.STRIP_NEWLINES:
             end -= 1
         if end > pos:
@@ -797,6 +795,15 @@ class XmlParamsParser(ToolParser):
             self._finish_value("")
             return self._moved(out, len(buf), len(buf))
         return self._hold(out, end)
+
+    def _read_string_stripped(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """The STRING step with STRIP_VALUES: as ``_read_string``, up to a terminator, then
+        ``_read_stripped`` (a step of its own, so that the common string step tests
+        nothing more per chunk)."""
+        end, resume, marker = self._terminator_stops.find(buf, pos, final)
+        if marker is not None:
+            return self._value_ends(buf, pos, end, resume, marker, out)
+        return self._read_stripped(buf, pos, end, out, final)
 
     def _read_stripped(self, buf: str, pos: int, end: int, out: list[Event], final: bool) -> Step:
         """A string value's text up to ``end``, no terminator in it (STRIP_VALUES): the
