@@ -100,6 +100,7 @@ from __future__ import annotations
 
 import json
 import re
+from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
 from enum import IntEnum
 from typing import Any, ClassVar
 
@@ -115,9 +116,11 @@ from streamcall.text import (
     StepFn,
     cut_marker,
     decode_string_run,
+    fast,
     partial_marker_len,
 )
 from streamcall.text.args import BLANK, BROKEN, MORE, EncodedArgs
+from streamcall.text.jsonstring import nested_string_cut, nested_string_run
 
 __all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser", "Mode"]
 
@@ -502,8 +505,20 @@ class JsonCallsParser(ToolParser):
     def _read_string_args(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         encoded = self._encoded
         assert encoded is not None
-        delta, end, outcome = encoded.push(buf, pos, final)
         index = self._index
+        if index >= 0 and encoded.inner.scan.in_string and not final and fast.FAST:
+            # ``EncodedArgs.push``'s run of an inner string, written out (a call fewer per
+            # chunk): a chunk that is all nested string text, or ends in a cut escape.
+            n = len(buf)
+            end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
+            if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
+                run = buf[pos:end] if pos or end < n else buf
+                decoded = _scanstring(run + '"', 0, False)[0] if "\\" in run else run
+                if decoded:
+                    encoded.inner.parts.append(decoded)
+                    out.append(ToolCallArgs(index, decoded))
+                return end, True
+        delta, end, outcome = encoded.push(buf, pos, final)
         if index >= 0:
             if delta:  # this call's only delta in this chunk: one read per chunk
                 out.append(ToolCallArgs(index, delta))
