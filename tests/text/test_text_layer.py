@@ -134,3 +134,66 @@ def test_a_held_suffix_is_the_tail_and_finish_releases_it() -> None:
     assert p.feed(">bold</") == [Text("BOLD")]
     assert p.finish() == [Text("</")]  # the default _end_of_stream releases what is held
     assert p.feed("more") == [] and p.finish() == []
+
+
+class Brackets(FeedLoop):
+    """A toy parser whose held tail waits (rule 4): ``[x]`` with at most 8 characters of
+    ``x`` is upper-cased, anything else is text; a cut one waits unread for ``]``. It
+    counts the steps it runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps_run = 0
+        self._steps = (self._read,)
+
+    def _read(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        self.steps_run += 1
+        start = buf.find("[", pos)
+        if start < 0:
+            out.append(Text(buf[pos:]))
+            return len(buf), False
+        if start > pos:
+            out.append(Text(buf[pos:start]))
+        end = buf.find("]", start)
+        if end < 0:
+            if final or len(buf) - start > 9:  # it can no longer be a short one
+                out.append(Text(buf[start : start + 1]))
+                return start + 1, False
+            self._wait_len, self._wait_for = 10, "]"
+            return start, True
+        if end - start > 9:
+            out.append(Text(buf[start : start + 1]))
+            return start + 1, False
+        out.append(Text(buf[start + 1 : end].upper()))
+        return end + 1, False
+
+
+def bracket_reference(text: str) -> str:
+    return re.sub(r"\[([^\]]{0,8})\]", lambda m: m.group(1).upper(), text)
+
+
+@given(
+    st.lists(st.sampled_from(["a", "[", "]", "bc", "[x]", "defgh"]), max_size=30).map("".join),
+    st.lists(st.integers(1, 12), max_size=10),
+)
+def test_a_waiting_tail_gives_one_result_in_any_chunking(text: str, cuts: list[int]) -> None:
+    whole = testing.coalesce(testing.run(Brackets(), [text]))
+    assert testing.coalesce(testing.run(Brackets(), testing.chunk_at(text, cuts))) == whole
+    assert "".join(str(v) for _, v in whole) == bracket_reference(text)
+
+
+def test_a_waiting_tail_runs_no_step_until_its_character_or_its_length() -> None:
+    p = Brackets()
+    assert p.feed("a[b") == [Text("a")] and p.steps_run == 1
+    assert p.feed("c") == [] and p.feed("d") == [] and p.steps_run == 1  # joined, unread
+    assert p._tail == "[bcd"
+    assert p.feed("e]f") == [Text("BCDE"), Text("f")]
+    assert p.steps_run == 3  # the bracket, then the text after it
+    assert p._wait_len == 0  # the wait ended with the step that ran
+    p.feed("[")
+    runs = p.steps_run
+    p.feed("xxxxxxxxxx")  # past its length: the step runs (and the bracket is text)
+    assert p.steps_run == runs + 2  # the bracket (text now), then the text after it
+    q = Words()  # a parser that never waits runs a step for every chunk
+    q.feed("<")
+    assert q.feed("x") == [Text("<x")]

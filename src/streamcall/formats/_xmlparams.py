@@ -76,7 +76,8 @@ The fast reads, each a primitive of the text layer with its reference path besid
 (``streamcall.text.fast``): whole short parameters by one regex each and a cut one held
 whole, unread while added chunks cannot close it (``ShortMembers``, with the regex of one
 parameter from ``tagged_member_pattern``: its opener and header are atomic groups, so
-they match what the token-by-token steps match). ``ShortMembers.step`` is the PARAMS
+they match what the token-by-token steps match; a held one waits in the feed loop, which
+runs no step for a chunk that cannot close it). ``ShortMembers.step`` is the PARAMS
 step: it hands each whole parameter to ``_take_param`` and the rest to ``_read_tokens``.
 Value text up to a terminator is ``StopMarkers.find``'s (a chunk without the terminators'
 lead is all value), a read that the STRING step writes out for its common chunk.
@@ -367,6 +368,7 @@ class XmlParamsParser(ToolParser):
                 tokens=self._read_tokens,
                 pending=self._delta,
                 flush=self._flush_args,
+                loop=self,
             )
             self._value_group = members.value
             self._read_params = members.step
@@ -774,14 +776,19 @@ class XmlParamsParser(ToolParser):
         stops = self._terminator_stops
         if not final and stops.lead not in buf and fast.FAST:
             end = len(buf)
-            if buf[-1] == stops.first:
-                end -= 1  # (never when the lead is one character: ``first`` is '')
+            last = buf[-1]
+            if last == stops.first:  # (never when the lead is one character: ``first`` is '')
+                end -= 1
+                if end > pos and buf[end - 1] == "\n" and self.STRIP_NEWLINES:
+                    end -= 1
+            elif last == "\n" and self.STRIP_NEWLINES:
+                end -= 1
         else:
             end, resume, marker = stops.find(buf, pos, final)
             if marker is not None:
                 return self._value_ends(buf, pos, end, resume, marker, out)
-        if not final and end > pos and buf[end - 1] == "\n" and self.STRIP_NEWLINES:
-            end -= 1
+            if not final and end > pos and buf[end - 1] == "\n" and self.STRIP_NEWLINES:
+                end -= 1
         if end > pos:
             piece = json_quote(buf[pos:end])[1:-1]
             self._parts.append(piece)

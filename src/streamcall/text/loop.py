@@ -21,7 +21,14 @@ The rules, all of them:
 
    The loop also stops when ``pos`` reaches the end of ``buf``. No other value means
    anything: a position is never encoded in its sign.
-4. **The end of the stream.** ``finish`` runs the steps once more with ``final=True``:
+4. **A tail may wait unread.** A step that holds may say what would let its tail change,
+   in ``_wait_len`` and ``_wait_for``: while the buffer stays within ``_wait_len``
+   characters and no added chunk holds the character ``_wait_for``, ``feed`` joins the
+   chunk to the tail and runs no step (a short member cut by the end of a chunk waits so
+   for its closer: ``ShortMembers``, which sets them on its parser). The wait ends with
+   the first step that runs; a step that holds again sets it again. Two attributes, not a
+   method: the hold that sets them is itself the common chunk of such a parser.
+5. **The end of the stream.** ``finish`` runs the steps once more with ``final=True``:
    nothing may wait for more text then, so a step decides what it can, and whatever is
    still held goes to ``_end_of_stream(rest, out)`` (by default: released as ``Text``).
 
@@ -54,10 +61,14 @@ class FeedLoop:
     _mode: int = 0
     #: one step per mode, built by the parser in its ``__init__`` (rule 2)
     _steps: Sequence[StepFn] = ()
+    _wait_len = 0
+    _wait_for = ""
 
     def __init__(self) -> None:
         self._tail = ""
         self._finished = False
+        self._wait_len = 0  # the tail waits unread within this length (rule 4; 0: no wait)
+        self._wait_for = ""  # ... while no added chunk holds this character ('': no wait)
 
     def feed(self, text: str) -> list[Event]:
         """Consume a chunk of model text; return the events it decides."""
@@ -65,7 +76,15 @@ class FeedLoop:
         if self._finished or not text:
             return out
         tail = self._tail
-        buf = tail + text if tail else text
+        if tail:
+            buf = tail + text
+            if self._wait_len:  # (rule 4)
+                if len(buf) <= self._wait_len and self._wait_for not in text:
+                    self._tail = buf
+                    return out
+                self._wait_len = 0
+        else:
+            buf = text
         steps = self._steps
         # (the first step outside the loop: most chunks take one step)
         pos, hold = steps[self._mode](buf, 0, out, False)

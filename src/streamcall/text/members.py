@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from streamcall.events import Event
 from streamcall.text import fast
-from streamcall.text.loop import Step, StepFn
+from streamcall.text.loop import FeedLoop, Step, StepFn
 
 __all__ = [
     "MAX_CUT_VALUE",
@@ -121,6 +121,10 @@ class ShortMembers:
     a newline may end (Step-3.5's), whose member is then read one chunk later; holding is
     never more than that delay.
 
+    Given its parser (``loop``), a held member also waits there: ``FeedLoop.feed`` joins
+    the chunks that the first of those tests would hold (no such character, within the
+    bound) to the tail without running a step (the loop's rule 4).
+
     Two options for openers and closers that hold their own ``header_last``/``closer_last``
     (MiniMax-M3's ``]<]minimax[>[<KEY>`` … ``]<]minimax[>[</KEY>``): ``header_min``, a
     member cut before its value stays unread while the buffer is shorter than the
@@ -140,6 +144,7 @@ class ShortMembers:
         "_keyed",
         "_last",
         "_limit",
+        "_loop",
         "_match",
         "_member",
         "_need",
@@ -166,6 +171,7 @@ class ShortMembers:
         tokens: StepFn,
         pending: list[str],
         flush: Callable[[list[Event]], object],
+        loop: FeedLoop | None = None,
     ) -> None:
         compiled = re.compile(pattern)
         self._match = compiled.match
@@ -189,6 +195,7 @@ class ShortMembers:
         self._limit = 0  # the longest buffer that a held member is kept unread within
         self._value_max = 0  # where its value must end to be short (0: no such test)
         self._held = 0  # how much of the buffer was held (what follows is new)
+        self._loop = loop  # the parser whose feed lets a held member wait unread
 
     def step(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         n = len(buf)
@@ -201,10 +208,18 @@ class ShortMembers:
                 end = self._value_max
                 if not end or n <= end:
                     self._held = n
+                    loop = self._loop
+                    if loop is not None:  # the next chunks wait in the loop (FeedLoop, rule 4)
+                        loop._wait_len = end if end and end < self._limit else self._limit
+                        loop._wait_for = self._last
                     return 0, True  # it cannot have closed (nothing is pending at 0)
                 if 0 <= buf.find(self._stop, self._held) <= end:
                     self._held = n
                     self._value_max = 0  # its value ended short: the rest is its closer
+                    loop = self._loop
+                    if loop is not None:
+                        loop._wait_len = self._limit
+                        loop._wait_for = self._last
                     return 0, True
             self._limit = 0
         if not fast.FAST:
@@ -249,6 +264,14 @@ class ShortMembers:
                         if not self._stop:
                             self._limit = min(self._limit, self._value_max)
                 self._held = n - pos
+                loop = self._loop
+                if loop is not None and self._last:
+                    # The next chunks wait in the loop (``FeedLoop``'s rule 4), as the first
+                    # test above would hold them. (That test then searches them again from
+                    # ``_held``: they hold no ``last`` and stayed within the value's bound.)
+                    end = self._value_max
+                    loop._wait_len = end if end and end < self._limit else self._limit
+                    loop._wait_for = self._last
                 if self._pending:
                     self._flush(out)
                 return pos, True

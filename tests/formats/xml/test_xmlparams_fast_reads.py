@@ -249,6 +249,46 @@ def test_a_held_value_that_outgrows_a_short_one_streams(fmt: str, cut_mid_chunk:
     assert "San Francisco" in args
 
 
+@pytest.mark.parametrize("fmt", XML_FORMATS)
+def test_a_held_parameter_waits_in_the_loop(fmt: str) -> None:
+    """A short parameter cut in its header waits unread in the feed loop (``FeedLoop``'s
+    rule 4): a chunk that cannot end its header runs no step, and the parameter still
+    comes out whole; on the reference path nothing is held and every chunk is read."""
+    text = parser_class(fmt).render([("f", {"a": 1, "bbbbbb": 2, "c": 3})])
+    key = text.index("bbbbbb")
+    cut = [text[: key + 1], text[key + 1 : key + 3], text[key + 3 : key + 5], text[key + 5 :]]
+
+    def steps_run() -> tuple[int, str]:
+        parser = parser_class(fmt)()
+        count = 0
+        steps = list(parser._steps)  # type: ignore[attr-defined]
+
+        def counting(step: Any) -> Any:
+            def run(*args: Any) -> Any:
+                nonlocal count
+                count += 1
+                return step(*args)
+
+            return run
+
+        parser._steps = [counting(s) for s in steps]  # type: ignore[attr-defined]
+        events = parser.feed(cut[0])
+        before = count
+        for chunk in cut[1:3]:
+            events += parser.feed(chunk)
+        middle = count - before
+        events += parser.feed(cut[3]) + parser.finish()
+        call = dict(testing.coalesce(events))["call"]
+        return middle, call.arguments  # type: ignore[union-attr]
+
+    waited, arguments = steps_run()
+    assert waited == 0
+    assert list(json.loads(arguments)) == ["a", "bbbbbb", "c"]
+    with fast.reference():
+        read, reference_arguments = steps_run()
+    assert read >= 2 and reference_arguments == arguments
+
+
 class Refuse:
     """Stands in for a marker search that must not run."""
 
