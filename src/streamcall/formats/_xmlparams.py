@@ -294,6 +294,7 @@ class XmlParamsParser(ToolParser):
         markers again. The call count and ids are kept (the host shares its own)."""
         self._tail = ""
         self._finished = False
+        self._wait_len = 0  # (the feed loop's wait, rule 4)
         self._raw = []
         self._gap = None
         self._delta.clear()
