@@ -206,6 +206,8 @@ class ShortMembers:
                 and (buf.find(self._last, self._held) < 0 or n < self._need)
             ):
                 end = self._value_max
+                if end and n > end and 0 <= buf.find(self._stop, self._held) <= end:
+                    end = self._value_max = 0  # its value ended short: the rest is its closer
                 if not end or n <= end:
                     self._held = n
                     loop = self._loop
@@ -213,14 +215,6 @@ class ShortMembers:
                         loop._wait_len = end if end and end < self._limit else self._limit
                         loop._wait_for = self._last
                     return 0, True  # it cannot have closed (nothing is pending at 0)
-                if 0 <= buf.find(self._stop, self._held) <= end:
-                    self._held = n
-                    self._value_max = 0  # its value ended short: the rest is its closer
-                    loop = self._loop
-                    if loop is not None:
-                        loop._wait_len = self._limit
-                        loop._wait_for = self._last
-                    return 0, True
             self._limit = 0
         if not fast.FAST:
             return self._tokens(buf, pos, out, final)
