@@ -14,6 +14,8 @@ The rules they pin, for every format:
   first call, or with no call at all, is text.
 - A name is complete at its terminator, never at a character that may only lead it
   (GLM: a newline right after ``<tool_call>``).
+- A header (a call's, a parameter's, a tag's) is held up to its bound and is text past it,
+  so one longer than the bound is text however it arrives.
 - Nesting past ``MAX_DEPTH`` open containers breaks the arguments there: the call ends
   incomplete, with arguments that load.
 """
@@ -26,8 +28,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import streamcall
 from streamcall import PartialJSON, parse_partial_json, repair_json, testing, tool_parser
 from streamcall.formats._base import UniqueIds
+from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.registry import parser_class
 from streamcall.partial.incremental import MAX_DEPTH
 from support import check_contract, summary
 
@@ -305,6 +310,56 @@ def test_xml_values_nested_past_the_limit_stay_strings(fmt: str) -> None:
         )
         args = json.loads(next(v for k, v in items if isinstance(v, Call)).arguments)
         assert isinstance(args["a"], list if typed else str)
+
+
+# -- found by the campaign: a header longer than a held one ---------------------------------------
+
+XML_FORMATS = sorted(
+    n
+    for n in streamcall.formats()
+    if issubclass(parser_class(n), XmlParamsParser) and parser_class(n).MAX_HEADER
+)
+
+
+@pytest.mark.parametrize("fmt", ["glm45", "glm47"])
+@given(data=st.data())
+def test_a_call_header_longer_than_a_held_one_is_text(fmt: str, data: st.DataObject) -> None:
+    """Fuzzed (glm45, glm47): a header is held up to ``MAX_HEADER`` characters and is text
+    past that, so a longer one that arrives whole is text too (it was a call whole and text
+    one character at a time)."""
+    text = "<tool_call>{" + "\x00" * 300 + "\ufffd" * 260 + "x}<"  # 564 after the opener
+    assert items_of(fmt, text, data) == [("text", text)]
+
+
+@pytest.mark.parametrize("fmt", XML_FORMATS)
+@pytest.mark.parametrize("where", ["name", "key"])
+def test_no_header_is_longer_than_a_held_one(fmt: str, where: str) -> None:
+    """Every XML format, a call's name or a parameter's key longer than ``MAX_HEADER``: one
+    result in every chunking, and no call or parameter carries it."""
+    cls = parser_class(fmt)
+    long = "n" * (cls.MAX_HEADER + 20)
+    calls = [(long, {"a": 1})] if where == "name" else [("f", {long: 1, "b": 2})]
+    text = cls.render(calls)
+    items = testing.check_chunkings(lambda: tool_parser(fmt), text)
+    for _, value in items:
+        if isinstance(value, Call):
+            assert long not in value.name and long not in value.arguments
+
+
+@given(data=st.data())
+def test_minimax_m3_a_tag_longer_than_a_held_one_is_value_text(data: st.DataObject) -> None:
+    """MiniMax-M3's held values hold child elements: a tag longer than a held one is text of
+    the value, in every chunking."""
+    text = parser_class("minimax_m3").render([("f", {"a": {"b": 1}})])
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": "f", "parameters": {"properties": {"a": {"type": "object"}}}},
+        }
+    ]
+    cut = text.index("{")
+    long = "]<]minimax[>[<" + "t" * 600 + ">"
+    check_contract("minimax_m3", text[:cut] + long + text[cut:], data, tools)
 
 
 # -- 8. repeated call ids ---------------------------------------------------------------------------

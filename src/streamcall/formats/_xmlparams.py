@@ -67,7 +67,8 @@ of the buffer: ``_hold``, ``_moved``), or the call's end, emits them joined
 
 What it holds back: a partial marker at the end of text or of a value (bounded by the
 longest marker), a trailing newline of a value, a header not yet closed (at most
-``MAX_HEADER`` characters), a literal candidate, and a short parameter cut by the end of
+``MAX_HEADER`` characters: a longer one is not a header, even when it arrives whole), a
+literal candidate, and a short parameter cut by the end of
 the chunk, whole (``streamcall.text.ShortMembers``: at most 128 characters, 8 of value).
 Held values are consumed into a list of parts, never kept in the tail, so feeding stays
 linear however long they are.
@@ -554,6 +555,8 @@ class XmlParamsParser(ToolParser):
 
     def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         m = self.CALL_HEADER.match(buf, pos)
+        if m is not None and m.end() - pos > self.MAX_HEADER:
+            m = None  # longer than a header is held: not one, whatever the chunking
         name = self._call_name(m) if m is not None else ""
         if m is None or not name:
             if (
@@ -694,6 +697,8 @@ class XmlParamsParser(ToolParser):
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         m = self.PARAM_HEADER.match(buf, pos)
+        if m is not None and m.end() - pos > self.MAX_HEADER:
+            m = None  # as in ``_read_header``: a header is never longer than is held
         if m is None:
             if not final and len(buf) - pos < self.MAX_HEADER:
                 return self._hold(out, pos)

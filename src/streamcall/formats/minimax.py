@@ -331,6 +331,8 @@ class MiniMaxM3Parser(XmlParamsParser):
                     return self._moved(out, n, n)
                 return self._hold(out, i)
             m = _TAG.match(buf, after_ns)
+            if m is not None and m.end() - i > len(NS) + self.MAX_HEADER:
+                m = None  # longer than a tag is held: text, whatever the chunking
             if m is None:
                 if not final and n - i < len(NS) + self.MAX_HEADER and ">" not in buf[after_ns:]:
                     if i > pos:
