@@ -234,6 +234,8 @@ class PythonicCallsParser(ToolParser):
             self._end_closed_call(out, True)
             return self._block_closed(ws + len(end_marker))
         m = _CALL_HEAD.match(buf, ws)
+        if m is not None and m.end() - ws > self.MAX_HEAD + 1:
+            m = None  # longer than a held head can grow: not a call, whatever the chunking
         if m is None:
             if end_marker is not None and c == "<":
                 viable = cut_marker(end_marker, buf, ws)

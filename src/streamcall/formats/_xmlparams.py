@@ -555,14 +555,17 @@ class XmlParamsParser(ToolParser):
 
     def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         m = self.CALL_HEADER.match(buf, pos)
-        if m is not None and m.end() - pos > self.MAX_HEADER:
-            m = None  # longer than a header is held: not one, whatever the chunking
+        if m is not None and m.end() - pos >= self.MAX_HEADER:
+            # Longer than a header is held: not one, whatever the chunking. (A header is
+            # held while the buffer is within MAX_HEADER, one character past the longest
+            # one: a header may need the character after it, '<' or '{', to be one.)
+            m = None
         name = self._call_name(m) if m is not None else ""
         if m is None or not name:
             if (
                 m is None
                 and not final
-                and len(buf) - pos < self.MAX_HEADER
+                and len(buf) - pos <= self.MAX_HEADER
                 and (self.NO_HEADER is None or self.NO_HEADER.match(buf, pos) is None)
             ):
                 return pos, True  # hold the header until it is complete
@@ -697,10 +700,10 @@ class XmlParamsParser(ToolParser):
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         m = self.PARAM_HEADER.match(buf, pos)
-        if m is not None and m.end() - pos > self.MAX_HEADER:
+        if m is not None and m.end() - pos >= self.MAX_HEADER:
             m = None  # as in ``_read_header``: a header is never longer than is held
         if m is None:
-            if not final and len(buf) - pos < self.MAX_HEADER:
+            if not final and len(buf) - pos <= self.MAX_HEADER:
                 return self._hold(out, pos)
             self._close_call(out, incomplete=True)
             return self._markup_to_text(out, pos)

@@ -321,6 +321,8 @@ class GemmaFourParser(ToolParser):
 
     def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         m = _HEADER.match(buf, pos)
+        if m is not None and m.end() - pos > _MAX_HEADER + 1:
+            m = None  # longer than a held header can grow: text, whatever the chunking
         if m is None:
             n = len(buf)
             viable = _HEADER_PREFIX.match(buf, pos).end() == n  # type: ignore[union-attr]
