@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ from streamcall.text import (
     PartialMarkers,
     decode_json_string,
     fast,
+    header_match,
     partial_marker_len,
 )
 
@@ -224,3 +226,36 @@ def test_a_raw_lone_surrogate_stays_whatever_the_cut() -> None:
             continue
         rest, _, status = decode_json_string(body[:cut][resume:] + body[cut:], 0)
         assert status == 1 and first + rest == expected, cut
+
+
+HEADERS = [re.compile(r"(\w*)>"), re.compile(r"(\w*?)\s*(?=<)"), re.compile(r"(\w+)(?:\n|(?=<))")]
+
+
+def decide(pattern: re.Pattern[str], text: str, cuts: list[int], bound: int) -> object:
+    """A header step fed ``text`` in the chunks that end at ``cuts``: it holds while no
+    header matches and the buffer is within ``bound``, as the engines' header steps do."""
+    for n in [*sorted(set(cuts)), len(text)]:
+        m = header_match(pattern, text[:n], 0, bound)
+        if m is not None:
+            return m.group(1)
+        if n == len(text) or n > bound:
+            return None
+    return None
+
+
+@given(
+    st.sampled_from(HEADERS),
+    st.text(st.sampled_from("ab \n<>"), max_size=14),
+    st.lists(st.integers(1, 14), max_size=6),
+    st.integers(1, 8),
+)
+def test_a_header_is_one_whatever_the_chunks(
+    pattern: re.Pattern[str], text: str, cuts: list[int], bound: int
+) -> None:
+    """``header_match`` with a step that holds while the buffer is within ``bound``: the
+    same header, or none, in any chunking as whole and one character at a time (patterns
+    with and without a one-character lookahead after the header)."""
+    cuts = [c for c in cuts if c < len(text)]
+    whole = decide(pattern, text, [], bound)
+    assert decide(pattern, text, cuts, bound) == whole
+    assert decide(pattern, text, list(range(1, len(text))), bound) == whole

@@ -62,7 +62,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.text import MarkerFinder, PythonArgs, Step, cut_marker
+from streamcall.text import MarkerFinder, PythonArgs, Step, cut_marker, header_match
 
 __all__ = ["Mode", "PythonicCallsParser", "py_call", "py_literal"]
 
@@ -233,9 +233,7 @@ class PythonicCallsParser(ToolParser):
         if end_marker is not None and self._block_calls and buf.startswith(end_marker, ws):
             self._end_closed_call(out, True)
             return self._block_closed(ws + len(end_marker))
-        m = _CALL_HEAD.match(buf, ws)
-        if m is not None and m.end() - ws > self.MAX_HEAD + 1:
-            m = None  # longer than a held head can grow: not a call, whatever the chunking
+        m = header_match(_CALL_HEAD, buf, ws, self.MAX_HEAD)
         if m is None:
             if end_marker is not None and c == "<":
                 viable = cut_marker(end_marker, buf, ws)

@@ -161,6 +161,7 @@ from streamcall.text import (
     StopMarkers,
     cut_marker,
     fast,
+    header_match,
     json_quote,
     tagged_member_pattern,
 )
@@ -554,12 +555,7 @@ class XmlParamsParser(ToolParser):
     # -- a call ----------------------------------------------------------------------------------
 
     def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        m = self.CALL_HEADER.match(buf, pos)
-        if m is not None and m.end() - pos >= self.MAX_HEADER:
-            # Longer than a header is held: not one, whatever the chunking. (A header is
-            # held while the buffer is within MAX_HEADER, one character past the longest
-            # one: a header may need the character after it, '<' or '{', to be one.)
-            m = None
+        m = header_match(self.CALL_HEADER, buf, pos, self.MAX_HEADER)
         name = self._call_name(m) if m is not None else ""
         if m is None or not name:
             if (
@@ -699,9 +695,7 @@ class XmlParamsParser(ToolParser):
         return key, plan, types
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        m = self.PARAM_HEADER.match(buf, pos)
-        if m is not None and m.end() - pos >= self.MAX_HEADER:
-            m = None  # as in ``_read_header``: a header is never longer than is held
+        m = header_match(self.PARAM_HEADER, buf, pos, self.MAX_HEADER)
         if m is None:
             if not final and len(buf) - pos <= self.MAX_HEADER:
                 return self._hold(out, pos)

@@ -92,6 +92,7 @@ from streamcall.text import (
     bare_scalar,
     cut_marker,
     fast,
+    header_match,
     json_quote,
 )
 from streamcall.text.bare import AFTER as MEMBER_AFTER
@@ -320,9 +321,7 @@ class GemmaFourParser(ToolParser):
         return pos, False
 
     def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        m = _HEADER.match(buf, pos)
-        if m is not None and m.end() - pos > _MAX_HEADER + 1:
-            m = None  # longer than a held header can grow: text, whatever the chunking
+        m = header_match(_HEADER, buf, pos, _MAX_HEADER)
         if m is None:
             n = len(buf)
             viable = _HEADER_PREFIX.match(buf, pos).end() == n  # type: ignore[union-attr]

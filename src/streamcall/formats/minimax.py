@@ -46,7 +46,15 @@ from streamcall.formats.schema import (
     convert_element,
     value_plan,
 )
-from streamcall.text import Step, StopMarkers, any_prefix, cut_marker, fast, json_quote
+from streamcall.text import (
+    Step,
+    StopMarkers,
+    any_prefix,
+    cut_marker,
+    fast,
+    header_match,
+    json_quote,
+)
 
 
 def invokes(calls: list[tuple[str, dict[str, Any]]]) -> str:
@@ -330,11 +338,9 @@ class MiniMaxM3Parser(XmlParamsParser):
                     self._finish_value("")
                     return self._moved(out, n, n)
                 return self._hold(out, i)
-            m = _TAG.match(buf, after_ns)
-            if m is not None and m.end() - i > len(NS) + self.MAX_HEADER:
-                m = None  # longer than a tag is held: text, whatever the chunking
+            m = header_match(_TAG, buf, after_ns, self.MAX_HEADER)
             if m is None:
-                if not final and n - i < len(NS) + self.MAX_HEADER and ">" not in buf[after_ns:]:
+                if not final and n - after_ns <= self.MAX_HEADER and ">" not in buf[after_ns:]:
                     if i > pos:
                         held.append(buf[pos:i])
                     return self._hold(out, i)  # the tag may still be completed

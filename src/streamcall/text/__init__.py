@@ -52,6 +52,7 @@ from streamcall.text.markers import (
     PartialMarkers,
     StopMarkers,
     cut_marker,
+    header_match,
     partial_marker_len,
 )
 from streamcall.text.members import (
@@ -95,6 +96,7 @@ __all__ = [
     "decode_json_string",
     "decode_string_run",
     "fast",
+    "header_match",
     "json_quote",
     "partial_marker_len",
     "raw_offset",

@@ -91,6 +91,16 @@ def cut_marker(marker: str, buf: str, pos: int) -> bool:
     return len(buf) - pos <= len(marker) and marker.startswith(buf[pos:])
 
 
+def header_match(pattern: re.Pattern[str], buf: str, pos: int, bound: int) -> re.Match[str] | None:
+    """``pattern.match(buf, pos)`` for a header that its step holds, unread, while
+    ``len(buf) - pos <= bound``: a match that ends ``bound`` or more characters on is no
+    header (None), so that such a header is text however the chunks cut it. (The match
+    must be found within the hold, and a header may need one character after it, in a
+    lookahead such as ``(?=<)``, to match.)"""
+    m = pattern.match(buf, pos)
+    return m if m is None or m.end() - pos < bound else None
+
+
 def partial_marker_len(buf: str, markers: Iterable[str], start: int = 0) -> int:
     """Length of the longest suffix of ``buf[start:]`` that is a proper prefix of a marker.
 
