@@ -364,6 +364,33 @@ def test_no_parameter_key_is_longer_than_a_held_header(fmt: str) -> None:
                 assert length < cls.MAX_HEADER or key not in value.arguments
 
 
+PYTHONIC_FORMATS = ("pythonic", "llama4_pythonic", "olmo3", "lfm2")
+
+
+@pytest.mark.parametrize("fmt", [*PYTHONIC_FORMATS, "llama3_json"])
+def test_no_python_keyword_is_longer_than_a_held_one(fmt: str) -> None:
+    """The pythonic family (and Llama 3's built-in ``NAME.call(...)``): a keyword and its
+    ``=`` around the fast read's bound (200) and past the length a keyword is held for
+    (``MAX_HEAD``, 256), with blanks before the ``=``: one result in every chunking, and a
+    keyword is one only if it and its ``=`` span under 256 characters."""
+    bound = parser_class(fmt).MAX_HEAD
+    for length in (120, 128, 129, 190, 199, 200, 250, 254, 255, 256, 257, 300):
+        for blanks in (0, 1, 70, 71):
+            key = "k" * length
+            if fmt == "llama3_json":
+                text = f"<|python_tag|>brave_search.call({key}{' ' * blanks}=1, b=2)"
+            else:
+                text = parser_class(fmt).render([("f", {key: 1, "b": 2})])
+                text = text.replace(f"{key}=", f"{key}{' ' * blanks}=")
+            items = testing.check_chunkings(lambda: tool_parser(fmt), text)
+            calls = [value for _, value in items if isinstance(value, Call)]
+            assert len(calls) == 1
+            keyword = length + blanks + 1 < bound
+            assert (key in calls[0].arguments) is keyword, (length, blanks, calls[0])
+            if keyword:
+                assert json.loads(calls[0].arguments) == {key: 1, "b": 2}
+
+
 @given(data=st.data())
 def test_minimax_m3_a_tag_longer_than_a_held_one_is_value_text(data: st.DataObject) -> None:
     """MiniMax-M3's held values hold child elements: a tag longer than a held one is text of

@@ -29,11 +29,12 @@ containers, then, after the call's ``)``, ``]`` in a list, or outside one a mark
 f.py'`` reads as one string (vLLM's lfm2 suite). The check looks at most 256 characters
 ahead; valid Python always closes at the first unescaped quote.
 
-What it holds back: a keyword until its ``=`` (at most ``max_keyword``
-characters); a scalar until its terminator (scanned once: the scan offset is kept); a
-string prefix, an opening quote that may be a triple one; inside a string a cut escape or
-a high surrogate escape, and a candidate closing quote with the text the check above
-needs. The arguments end with ``done`` (the call's ``)`` was read; the step returns the
+What it holds back: a keyword until its ``=``, while at most ``max_keyword`` characters
+(a keyword and its ``=`` that span ``max_keyword`` or more are no keyword, however they
+arrive: ``streamcall.text.header_match``); a scalar until its terminator (scanned once:
+the scan offset is kept); a string prefix, an opening quote that may be a triple one;
+inside a string a cut escape or a high surrogate escape, and a candidate closing quote
+with the text the check above needs. The arguments end with ``done`` (the call's ``)`` was read; the step returns the
 position past it) or ``error`` (malformed text at the position returned: the rest is not
 arguments; ``close`` closes what was read so that it loads).
 
@@ -63,7 +64,7 @@ from streamcall.events import Event, ToolCallArgs
 from streamcall.text import fast
 from streamcall.text.jsonscan import MAX_DEPTH
 from streamcall.text.jsonstring import HIGH_SURROGATE_TAIL
-from streamcall.text.markers import cut_marker
+from streamcall.text.markers import cut_marker, header_match
 from streamcall.text.pyliteral import (
     BYTES,
     LITERALS,
@@ -111,15 +112,19 @@ _JSON_CLOSER = ("}", "]", "]", "}", "]", "}")
 # what came: 7 a whole member, 1 a keyword only, 2 to 6 a value cut by the end (4 and 6: a
 # string whose closing quote is the last character, held there as ``_closes_here`` holds
 # it). A common member is a plain ASCII keyword, '=', a bare scalar or a short string with
-# no backslash (and no surrogate) in it.
-_KEYWORD = r"[A-Za-z_][A-Za-z0-9_]*+"
+# no backslash (and no surrogate) in it. It takes a keyword and its '=' only if they span
+# under ``_FAST_KEYWORD`` characters (1 + 127 + 70 + 1; under any ``max_keyword``): a longer
+# one is the token loop's to judge.
+_FAST_KEYWORD: Final = 200
+_KEYWORD = r"[A-Za-z_][A-Za-z0-9_]{0,127}+"
+_KEYWORD_BLANKS = r"\s{0,70}+"
 _SINGLE_QUOTED_BODY = r"[^'\\\ud800-\udfff]"
 _DOUBLE_QUOTED_BODY = r'[^"\\\ud800-\udfff]'
 
 
 def _member(then: str) -> str:
     return (
-        rf"({_KEYWORD})\s*+(?:=(?=[^=])\s*+"
+        rf"({_KEYWORD}){_KEYWORD_BLANKS}(?:=(?=[^=])\s*+"
         rf"(?:([\w.+\-]*+)|'({_SINGLE_QUOTED_BODY}*+)(')?|\"({_DOUBLE_QUOTED_BODY}*+)(\")?)"
         rf"(?:\s*+(,)\s*+{then}|\Z)|=?\Z)"
     )
@@ -182,6 +187,8 @@ class PythonArgs:
     def __init__(
         self, ended: Callable[[list[Event]], None], *, max_keyword: int = MAX_KEYWORD
     ) -> None:
+        if max_keyword <= _FAST_KEYWORD:
+            raise ValueError(f"PythonArgs: max_keyword is {max_keyword}, under {_FAST_KEYWORD + 1}")
         self._ended = ended
         self._max_keyword = max_keyword
         self.start(-1, ())
@@ -587,7 +594,7 @@ class PythonArgs:
                     pos += 1
                     self._close()
                 elif c.isidentifier():
-                    m = _KEYWORD_EQ.match(buf, pos)
+                    m = header_match(_KEYWORD_EQ, buf, pos, self._max_keyword)
                     if m is not None:
                         self._key(m.group(1))
                         pos = m.end()
@@ -596,7 +603,7 @@ class PythonArgs:
                     if reach == n:
                         if not final and n - pos <= self._max_keyword:
                             return pos, True
-                        m = _KEYWORD_AT_END.match(buf, pos)
+                        m = header_match(_KEYWORD_AT_END, buf, pos, self._max_keyword)
                         if m is not None:
                             self._key(m.group(1))
                             return n, False

@@ -136,6 +136,23 @@ def test_fast_reads_equal_the_reference_cut_everywhere(fmt: str, body: str) -> N
         check(fmt, testing.chunk_every(text, size))
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_long_keywords_are_the_token_loops(fmt: str) -> None:
+    """A keyword and its '=' spanning the fast read's bound (200) or more are left to the
+    token loop, which holds them while at most ``max_keyword`` (256) long: the same events
+    per chunk as the reference, around both bounds, with blanks before the '='."""
+    for length, blanks in ((127, 70), (128, 0), (128, 70), (199, 0), (254, 0), (255, 1), (300, 0)):
+        body = f"f(a=1, {'k' * length}{' ' * blanks}=2, b='x')"
+        text = render(fmt, [body], "", " tail")
+        for size in (1, 5, 64, 100):
+            check(fmt, testing.chunk_every(text, size))
+
+
+def test_max_keyword_is_past_the_fast_reads_bound() -> None:
+    with pytest.raises(ValueError, match="max_keyword is 200, under 201"):
+        PythonArgs(lambda out: None, max_keyword=200)
+
+
 scalars = (
     st.integers(-(10**6), 10**6)
     | st.booleans()
