@@ -391,6 +391,28 @@ def test_no_python_keyword_is_longer_than_a_held_one(fmt: str) -> None:
                 assert json.loads(calls[0].arguments) == {key: 1, "b": 2}
 
 
+@pytest.mark.parametrize("fmt", ["gemma4", "functiongemma"])
+def test_no_gemma_key_is_longer_than_a_held_one(fmt: str) -> None:
+    """Gemma 4's keys, bare and quoted (blanks before the ':'), around the fast read's bound
+    (511) and the length a key is held for (1024): one result in every chunking, and a key
+    is one only if it is at most 1024 characters as written before its ':' (a quoted one:
+    from after its opening quote, with its closing quote and blanks)."""
+    quote = parser_class(fmt).QUOTE
+    for length in (500, 511, 512, 1000, 1020, 1022, 1023, 1024, 1025, 1100):
+        for quoted, blanks in ((False, 0), (True, 0), (True, 3)):
+            key = "k" * length
+            written = f"{key}{quote}{' ' * blanks}" if quoted else key
+            text = parser_class(fmt).render([("f", {"kk": 1, "b": 2})])
+            text = text.replace("kk:", f"{quote if quoted else ''}{written}:")
+            items = testing.check_chunkings(lambda: tool_parser(fmt), text)
+            calls = [value for _, value in items if isinstance(value, Call)]
+            assert len(calls) == 1
+            keyed = len(written) <= 1024
+            assert (key in calls[0].arguments) is keyed, (length, quoted, blanks)
+            if keyed:
+                assert json.loads(calls[0].arguments) == {key: 1, "b": 2}
+
+
 @given(data=st.data())
 def test_minimax_m3_a_tag_longer_than_a_held_one_is_value_text(data: st.DataObject) -> None:
     """MiniMax-M3's held values hold child elements: a tag longer than a held one is text of

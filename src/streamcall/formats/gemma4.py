@@ -393,8 +393,8 @@ class GemmaFourParser(ToolParser):
             self._close_container(out)
             pos += 1
             return (pos, False) if pos < n else self._stop(out, pos)
-        m = _KEY_END.search(buf, pos)
-        if m is None:
+        m = _KEY_END.search(buf, pos, pos + _MAX_KEY + 1)
+        if m is None:  # a key that ends past the hold is none, whole or cut
             if final or n - pos > _MAX_KEY:
                 return self._malformed(out, pos)
             return self._stop(out, pos)  # the key, until its ':'
@@ -409,12 +409,16 @@ class GemmaFourParser(ToolParser):
 
     def _read_quoted_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         n = len(buf)
-        q = buf.find(self.QUOTE, pos)
+        # The key, its QUOTE and blanks are held while at most _MAX_KEY characters; longer,
+        # they are no key, whole or cut (as a bare key).
+        q = buf.find(self.QUOTE, pos, pos + _MAX_KEY)
         if q == -1:
             if final or n - pos > _MAX_KEY:
                 return self._malformed(out, pos)
             return self._stop(out, pos)
         colon = _WS.match(buf, q + len(self.QUOTE)).end()  # type: ignore[union-attr]
+        if colon - pos > _MAX_KEY:
+            return self._malformed(out, pos)
         if colon == n and not final:
             return self._stop(out, pos)
         if not buf.startswith(":", colon):

@@ -83,10 +83,11 @@ class BareMembers:
     - ``CUT``: ``buf[end:]`` is a common member cut by the end of ``buf``, to be held
       (never at the end of the stream, nor past ``MAX_MEMBER`` characters).
 
-    A common member is a plain key (a letter or '_', then word characters, '.' or '-'),
-    its ':', and a bare scalar of word characters, '.', '+' or '-' that a ',', '}' or ']'
-    ends, or a string between two delimiters with no delimiter's first character in it;
-    then its ',', if one follows right away.
+    A common member is a plain key (a letter or '_', then at most 510 word characters, '.'
+    or '-': a longer key is the caller's to judge), its ':', and a bare scalar of word
+    characters, '.', '+' or '-' that a ',', '}' or ']' ends, or a string between two
+    delimiters with no delimiter's first character in it; then its ',', if one follows
+    right away.
     """
 
     __slots__ = ("_member",)
@@ -97,7 +98,7 @@ class BareMembers:
         cut_quote = "|".join(re.escape(delimiter[:i]) for i in range(1, len(delimiter)))
         # Groups: key, colon, scalar, string, comma, a value cut by the end of the text.
         self._member = re.compile(
-            rf"([A-Za-z_][\w.\-]*)(?:(:)(?:(?:([\w.+\-]+)(?=[,}}\]])|{quote}({plain}){quote})"
+            rf"([A-Za-z_][\w.\-]{{0,510}})(?:(:)(?:(?:([\w.+\-]+)(?=[,}}\]])|{quote}({plain}){quote})"
             rf"(,?)|([\w.+\-]*|(?:{quote}{plain})?(?:{cut_quote})?)\Z)?)?"
         ).match
 

@@ -52,6 +52,8 @@ TEXTS = [
     "<|tool_call>call:g{}<tool_call|> bye",
     "<|tool_call>call:f{k:1}  junk",
     '<|tool_call>call:f{a:{b:[1,[2,{c:<|"|>d<|"|>}]]}}<tool_call|>',
+    # keys around the member read's bound (511) and past the held one (1024)
+    "<|tool_call>call:f{" + "k" * 511 + ":1," + "q" * 512 + ":2," + "z" * 1030 + ":3}<tool_call|>",
 ]
 
 
