@@ -413,6 +413,24 @@ def test_no_gemma_key_is_longer_than_a_held_one(fmt: str) -> None:
                 assert json.loads(calls[0].arguments) == {key: 1, "b": 2}
 
 
+def test_generic_json_blanks_before_a_key_are_markup_however_long() -> None:
+    """llama.cpp's generic envelope: blanks before a key are read as they come (they were
+    held with the key, to a bound, and broke the envelope one character at a time); a key,
+    its blanks and ':' are held to a bound, past which the envelope is text. Every
+    chunking."""
+    for blanks in (200, 250, 251, 254, 255, 264, 300, 2000):
+        pad = " " * blanks
+        text = "{" + pad + '"tool_calls": [{"name": "f", "arguments": {"a": 1}}],' + pad
+        text += '"response": "ok"}'
+        items = testing.check_chunkings(lambda: tool_parser("generic_json"), text)
+        assert [v.name for _, v in items if isinstance(v, Call)] == ["f"]
+        assert ("text", "ok") in items
+        text = '{"tool_calls"' + pad + ': [{"name": "f", "arguments": {}}]}'
+        items = testing.check_chunkings(lambda: tool_parser("generic_json"), text)
+        calls = [v for _, v in items if isinstance(v, Call)]
+        assert len(calls) == (1 if len('"tool_calls"') + blanks + 1 < 264 else 0)
+
+
 @given(data=st.data())
 def test_minimax_m3_a_tag_longer_than_a_held_one_is_value_text(data: st.DataObject) -> None:
     """MiniMax-M3's held values hold child elements: a tag longer than a held one is text of

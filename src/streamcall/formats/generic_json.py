@@ -23,8 +23,10 @@ Modes (``Mode``)::
     mode    reads                                          next     emits
     START   blanks, then '{'                               KEY      Text (the blanks)
             anything else                                  PASS
-    KEY     '"key"' ':' (held whole while it is cut)       CALLS, RESPONSE, VALUE, SKIP
+    KEY     blanks, then '"key"' ':' (held whole while     COLON
+            it is cut, at most _MAX_KEY + 8 characters)
             '}'                                            PASS     (the envelope's end)
+    COLON   blanks, then the value's first character       CALLS, RESPONSE, VALUE, SKIP
     CALLS   the calls (the JSON-call engine)               AFTER    its events
     RESPONSE  a string's body, decoded                     AFTER    Text
     VALUE   a non-string response, as written              AFTER    Text
@@ -48,7 +50,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.text import WS, JsonScan, Step, decode_json_string
+from streamcall.text import WS, JsonScan, Step, decode_json_string, header_match
 
 
 class Mode(IntEnum):
@@ -62,14 +64,17 @@ class Mode(IntEnum):
     SKIP = 5
     AFTER = 6
     PASS = 7
+    COLON = 8
 
 
-START, KEY, CALLS, RESPONSE, VALUE, SKIP, AFTER, PASS = map(int, Mode)
+START, KEY, CALLS, RESPONSE, VALUE, SKIP, AFTER, PASS, COLON = map(int, Mode)
 
 _MAX_KEY = 256
-# A member's key and its colon, and one cut by the end of the text (``fullmatch``).
-_KEY = re.compile(r'[ \t\n\r]*"((?:[^"\\]|\\.){0,256})"[ \t\n\r]*:')
-_KEY_CUT = re.compile(r'[ \t\n\r]*(?:"(?:[^"\\]|\\.?){0,256}(?:"[ \t\n\r]*)?)?')
+# A member's key and its colon, and one cut by the end of the text (``fullmatch``), held
+# while at most _HELD_KEY characters (``header_match``: a longer one is no key).
+_KEY = re.compile(r'"((?:[^"\\]|\\.){0,256})"[ \t\n\r]*:')
+_KEY_CUT = re.compile(r'"(?:[^"\\]|\\.?){0,256}(?:"[ \t\n\r]*)?')
+_HELD_KEY = _MAX_KEY + 8
 
 
 class _Calls(JsonCallsParser):
@@ -100,6 +105,7 @@ class GenericJsonParser(ToolParser):
         self._mode = START
         self._gave = False  # the envelope gave out a call or response text
         self._calls_reader: _Calls | None = None
+        self._key = ""  # the member's key, from its ':' to its value's first character
         self._scan: JsonScan | None = None
         self._steps = (
             self._read_start,
@@ -110,6 +116,7 @@ class GenericJsonParser(ToolParser):
             self._read_skip,
             self._read_after,
             self._read_pass,
+            self._read_colon,
         )
 
     # -- the envelope ------------------------------------------------------------------------
@@ -128,23 +135,33 @@ class GenericJsonParser(ToolParser):
         return ws, False
 
     def _read_key(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        m = _KEY.match(buf, pos)
+        n = len(buf)
+        ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            self._raw.append(buf[pos:ws])
+        if ws == n:
+            return ws, False
+        if buf[ws] == "}":  # '{}', or '}' after a ','
+            self._raw.append("}")
+            return self._closed(out, ws + 1)
+        m = header_match(_KEY, buf, ws, _HELD_KEY)
         if m is None:
-            ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
-            if ws < len(buf) and buf[ws] == "}":  # '{}', or '}' after a ','
-                self._raw.append(buf[pos : ws + 1])
-                return self._closed(out, ws + 1)
-            cut = len(buf) - pos <= _MAX_KEY + 8 and _KEY_CUT.fullmatch(buf, pos) is not None
-            if cut and not final:
-                return pos, True
-            return self._broken(out, pos)
-        pos = WS.match(buf, m.end()).end()  # type: ignore[union-attr]
-        if pos == len(buf) and not final:  # the value's first character decides: wait
-            return m.start(), True
-        self._raw.append(buf[m.start() : pos])
-        if pos == len(buf):
-            return self._broken(out, pos)
-        key, c = m.group(1), buf[pos]
+            if not final and n - ws <= _HELD_KEY and _KEY_CUT.fullmatch(buf, ws) is not None:
+                return ws, True
+            return self._broken(out, ws)
+        self._raw.append(buf[ws : m.end()])
+        self._key = m.group(1)
+        self._mode = COLON
+        return m.end(), False
+
+    def _read_colon(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        if ws > pos:
+            self._raw.append(buf[pos:ws])
+        if ws == len(buf):  # the value's first character decides
+            return ws, False
+        key, c = self._key, buf[ws]
+        pos = ws
         if key in ("tool_call", "tool_calls") and c == ("{" if key == "tool_call" else "["):
             reader = _Calls(self.tools, id_prefix=self.id_prefix)
             reader._open_block(self._raw, bare=False)
