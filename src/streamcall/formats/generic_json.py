@@ -72,8 +72,9 @@ START, KEY, CALLS, RESPONSE, VALUE, SKIP, AFTER, PASS, COLON = map(int, Mode)
 _MAX_KEY = 256
 # A member's key and its colon, and one cut by the end of the text (``fullmatch``), held
 # while at most _HELD_KEY characters (``header_match``: a longer one is no key).
-_KEY = re.compile(r'"((?:[^"\\]|\\.){0,256})"[ \t\n\r]*:')
-_KEY_CUT = re.compile(r'"(?:[^"\\]|\\.?){0,256}(?:"[ \t\n\r]*)?')
+# (Possessive: a run of backslashes has one reading, and no match backtracks through it.)
+_KEY = re.compile(r'"((?:[^"\\]|\\.){0,256}+)"[ \t\n\r]*+:')
+_KEY_CUT = re.compile(r'"(?:[^"\\]|\\.){0,256}+\\?(?:"[ \t\n\r]*+)?')
 _HELD_KEY = _MAX_KEY + 8
 
 
@@ -99,6 +100,10 @@ class GenericJsonParser(ToolParser):
     )
     #: the envelope is the whole output (text after it is kept as text)
     WHOLE_OUTPUT: ClassVar[bool] = True
+    #: markup after which text is given out decoded, not as written (the answer is a JSON
+    #: string): an input holding it is exempt from ``testing.check_contract``'s verbatim
+    #: checks (the answer is not text that degraded; its envelope is markup)
+    DECODES: ClassVar[tuple[str, ...]] = ('"response"',)
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
