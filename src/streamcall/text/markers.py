@@ -96,8 +96,10 @@ def header_match(pattern: re.Pattern[str], buf: str, pos: int, bound: int) -> re
     ``len(buf) - pos <= bound``: a match that ends ``bound`` or more characters on is no
     header (None), so that such a header is text however the chunks cut it. (The match
     must be found within the hold, and a header may need one character after it, in a
-    lookahead such as ``(?=<)``, to match.)"""
-    m = pattern.match(buf, pos)
+    lookahead such as ``(?=<)``, to match.) The pattern sees no more than that: the match
+    stops at ``pos + bound + 1``, so that a pattern that backtracks costs the bound, not the
+    buffer (a match that reaches that end, ``\\Z`` included, is too long)."""
+    m = pattern.match(buf, pos, pos + bound + 1)
     return m if m is None or m.end() - pos < bound else None
 
 
