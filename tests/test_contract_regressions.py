@@ -470,6 +470,20 @@ def test_generic_json_the_response_is_given_decoded(text: str, expected: list[ob
     assert testing.check_contract(lambda: tool_parser("generic_json"), text) == expected
 
 
+@pytest.mark.parametrize("fmt", [n for n in streamcall.formats() if _renders(n)])
+def test_a_run_of_blanks_in_markup_is_one_result_in_every_chunking(fmt: str) -> None:
+    """Every format, 300 blanks or newlines at each markup position of two rendered calls
+    (past the 256 a header is held for): one result whole, 1-char and 7-char. (The time
+    such runs take is ``python -m benchmarks adversarial``'s: header patterns that
+    backtracked made 3,000 blanks in a MiniMax-M2 header take 21 s a character at a time.)"""
+    base = parser_class(fmt).render([("get_x", {"a": 1, "s": "v w"}), ("g", {})])
+    for i in range(1, len(base)):
+        if not base[i - 1].isalnum():
+            for fill in (" ", "\n"):
+                text = base[:i] + fill * 300 + base[i:]
+                testing.check_chunkings(lambda: tool_parser(fmt), text)
+
+
 @given(data=st.data())
 def test_minimax_m3_a_tag_longer_than_a_held_one_is_value_text(data: st.DataObject) -> None:
     """MiniMax-M3's held values hold child elements: a tag longer than a held one is text of

@@ -51,12 +51,16 @@ JSON_NO_HEADER = re.compile(
 
 
 def glm_call_header(name_end: str) -> re.Pattern[str]:
-    """A call's header: GLM's name, complete at its newline or before ``name_end`` (a
-    lookahead's body: ``<``, the next tag), or a JSON call object's head (the ``json``
-    group: ``_xmlparams`` then reads its arguments object and its ``}``)."""
+    """A call's header: GLM's name, complete at its newline or before one of the
+    characters ``name_end`` (``<``, the next tag), its blanks left out, or a JSON call
+    object's head (the ``json`` group: ``_xmlparams`` then reads its arguments object and
+    its ``}``). Read in runs, possessively, so that a run of blanks costs its length."""
+    ends = re.escape(name_end)
+    run = rf"[^<\s\"{ends}]"
     return re.compile(
-        rf"\s*{_JSON_HEAD}(?P<name>[^<\s{{\"][^<\n\"]*?)"
-        rf"(?(json){_JSON_TAIL}|[^\S\n]*(?:\n|(?={name_end})))"
+        rf"\s*+{_JSON_HEAD}(?P<name>[^<\s{{\"]"
+        rf"(?(json)[^<\n\"]*+|(?:{run}++|[^\S\n]++(?={run}))*+))"
+        rf"(?(json){_JSON_TAIL}|[^\S\n]*+(?:\n|(?=[{ends}])))"
     )
 
 
@@ -68,7 +72,9 @@ class GlmParser(XmlParamsParser):
     # The name is complete at its newline or at the next tag, and never before a character
     # that is not a blank: a newline that only leads the name (``<tool_call>\nf``) does
     # not end an empty one. Blanks before the first tag with no name: not a call.
-    CALL_HEADER = re.compile(r"\s*(?P<name>[^<\s][^<\n]*?)[^\S\n]*(?:\n|(?=<))")
+    CALL_HEADER = re.compile(
+        r"\s*+(?P<name>[^<\s](?:[^<\s]++|[^\S\n]++(?=[^<\s]))*+)[^\S\n]*+(?:\n|(?=<))"
+    )
     NO_HEADER = re.compile(r"\s*<")
     CALL_CLOSE = "</tool_call>"
     PARAM_OPEN = ("<arg_key>",)
@@ -76,7 +82,7 @@ class GlmParser(XmlParamsParser):
     # </arg_key><arg_value>``) is dropped: the value belongs to the last key (SGLang's
     # poolside_v1 and GLM detectors do the same).
     PARAM_HEADER = re.compile(
-        r"(?:[^<]*</arg_key>\s*<arg_key>)*(?P<key>[^<]*)</arg_key>\s*<arg_value>"
+        r"(?:[^<]*+</arg_key>\s*+<arg_key>)*+(?P<key>[^<]*+)</arg_key>\s*+<arg_value>"
     )
     PARAM_CLOSE = "</arg_value>"
     NEWLINE = "\n"

@@ -48,6 +48,10 @@ from typing import Any, ClassVar
 from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats._xmlparams import XmlParamsParser
 
+# A call's name, its blanks around it left out: runs of non-blanks, and blanks that a
+# non-blank follows (possessive: a run of blanks costs its length)
+_NAME = r"(?P<name>(?:[^<\s]++|\s++(?=[^<\s]))*+)"
+
 
 class _HunyuanParser(XmlParamsParser):
     """What HY v3 and v4 share: the markers, built for one suffix."""
@@ -66,9 +70,9 @@ class _HunyuanParser(XmlParamsParser):
     def _markers(cls, sfx: str) -> dict[str, Any]:
         esc = re.escape(sfx)
         if cls.SEP is None:
-            header = re.compile(r"\s*(?P<name>[^<]*?)\s*(?=<)")
+            header = re.compile(rf"\s*+{_NAME}\s*+(?=<)")
         else:
-            header = re.compile(rf"\s*(?P<name>[^<]*?)\s*<{re.escape(cls.SEP)}{esc}>")
+            header = re.compile(rf"\s*+{_NAME}\s*+<{re.escape(cls.SEP)}{esc}>")
         return {
             "BLOCK_OPEN": f"<tool_calls{sfx}>",
             "BLOCK_CLOSE": f"</tool_calls{sfx}>",

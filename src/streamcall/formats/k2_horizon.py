@@ -65,8 +65,8 @@ class K2HorizonParser(XmlParamsParser):
     PARAM_OPEN = ("<ifm|arg_key>",)
     # As GLM's: a key written without a value before the next key is dropped.
     PARAM_HEADER = re.compile(
-        r"(?:[^<]*</ifm\|arg_key>\s*<ifm\|arg_key>)*(?P<key>[^<]*)</ifm\|arg_key>\s*"
-        r"(?:<ifm\|arg_type>(?P<type>[^<]*)</ifm\|arg_type>\s*)?<ifm\|arg_value>"
+        r"(?:[^<]*+</ifm\|arg_key>\s*+<ifm\|arg_key>)*+(?P<key>[^<]*+)</ifm\|arg_key>\s*+"
+        r"(?:<ifm\|arg_type>(?P<type>[^<]*+)</ifm\|arg_type>\s*+)?<ifm\|arg_value>"
     )
     PARAM_CLOSE = "</ifm|arg_value>"
     STRIP_NEWLINES = False

@@ -40,16 +40,16 @@ from typing import Any
 from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.schema import HELD, STRING
 
-_ATTR = r'\s+[^\s="<>]+="[^"]*"'
+_ATTR = r'\s++[^\s="<>]++="[^"]*+"'
 # The header of a call: attributes, one of them tool="NAME", then <|sep|>. A header
 # without tool= still matches (name None), so that it is decided at once: not a call.
-_CALL = re.compile(rf'(?:(?=(?:{_ATTR})*?\s+tool="(?P<name>[^"]*)"))?(?:{_ATTR})*\s*<\|sep\|>')
+_CALL = re.compile(rf'(?:(?=(?:{_ATTR})*?\s+tool="(?P<name>[^"]*+)"))?(?:{_ATTR})*+\s*+<\|sep\|>')
 # The header of an argument: key="KEY" (required) and type="TYPE" (the ``string`` group,
 # None without one), in any order, then <|sep|>.
 _ARGUMENT = re.compile(
-    rf'(?=(?:{_ATTR})*?\s+key="(?P<key>[^"]*)")'
-    rf'(?=(?:(?:{_ATTR})*?\s+type="(?P<string>[^"]*)")?)'
-    rf"(?:{_ATTR})*\s*<\|sep\|>"
+    rf'(?=(?:{_ATTR})*?\s+key="(?P<key>[^"]*+)")'
+    rf'(?=(?:(?:{_ATTR})*?\s+type="(?P<string>[^"]*+)")?)'
+    rf"(?:{_ATTR})*+\s*+<\|sep\|>"
 )
 
 

@@ -37,10 +37,10 @@ class MiniCpm5Parser(XmlParamsParser):
         "is kept as content (vLLM returns none once a call is made)."
     )
     CALL_OPEN = ('<function name="', '<functionname="', '<function\u0120name="')
-    CALL_HEADER = re.compile(r'(?P<name>[^"<>]*)"\s*>')
+    CALL_HEADER = re.compile(r'(?P<name>[^"<>]*+)"\s*+>')
     CALL_CLOSE = "</function>"
     PARAM_OPEN = ('<param name="', '<paramname="', '<param\u0120name="')
-    PARAM_HEADER = re.compile(r'(?P<key>[^"<>]*)"\s*>')
+    PARAM_HEADER = re.compile(r'(?P<key>[^"<>]*+)"\s*+>')
     PARAM_CLOSE = "</param>"
     CDATA = True
 

@@ -84,10 +84,10 @@ class MiniMaxM2Parser(XmlParamsParser):
     BLOCK_OPEN = "<minimax:tool_call>"
     BLOCK_CLOSE = "</minimax:tool_call>"
     CALL_OPEN = ("<invoke name=",)
-    CALL_HEADER = re.compile(r'\s*"?(?P<name>[^"<>\n]*)"?\s*>')
+    CALL_HEADER = re.compile(r'\s*+"?(?P<name>[^"<>\n]*+)"?\s*+>')
     CALL_CLOSE = "</invoke>"
     PARAM_OPEN = ("<parameter name=",)
-    PARAM_HEADER = re.compile(r'\s*"?(?P<key>[^"<>\n]*)"?\s*>')
+    PARAM_HEADER = re.compile(r'\s*+"?(?P<key>[^"<>\n]*+)"?\s*+>')
     PARAM_CLOSE = "</parameter>"
 
     @classmethod
@@ -98,7 +98,7 @@ class MiniMaxM2Parser(XmlParamsParser):
 # --- MiniMax-M3 ---------------------------------------------------------------------------
 
 NS = "]<]minimax[>["
-_TAG = re.compile(r"<(/?)([^<>/][^<>]*)>")
+_TAG = re.compile(r"<(/?)([^<>/][^<>]*+)>")
 _WS = re.compile(r"\s*")
 _NS_STOPS = StopMarkers((NS,))  # NS in a value, a cut one held back
 _MAX_DEPTH = 128
@@ -201,10 +201,10 @@ class MiniMaxM3Parser(XmlParamsParser):
     BLOCK_OPEN = NS + "<tool_call>"
     BLOCK_CLOSE = NS + "</tool_call>"
     CALL_OPEN = (NS + "<invoke name=",)
-    CALL_HEADER = re.compile(r"""\s*(["']?)(?P<name>[^"'<>\n]*)\1\s*>""")
+    CALL_HEADER = re.compile(r"""\s*+(["']?)(?P<name>[^"'<>\n]*+)\1\s*+>""")
     CALL_CLOSE = NS + "</invoke>"
     PARAM_OPEN = (NS + "<",)
-    PARAM_HEADER = re.compile(r"(?P<key>[^<>/][^<>]*)>")
+    PARAM_HEADER = re.compile(r"(?P<key>[^<>/][^<>]*+)>")
     PARAM_CLOSE = NS + "</"  # per key: NS + "</KEY>" (the value steps)
     # NS itself holds a '>': the closer's '/' and the header's '>' are what a chunk must
     # hold to complete a cut parameter

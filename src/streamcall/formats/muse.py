@@ -330,10 +330,10 @@ class _AtemCalls(XmlParamsParser):
     BLOCK_CLOSE = "</atem:function_calls>"
     BARE_CALLS = True  # an invoke without <atem:function_calls> around it
     CALL_OPEN = ("<atem:invoke name=",)
-    CALL_HEADER = re.compile(r'\s*"?(?P<name>[^"<>\n]*)"?\s*>')
+    CALL_HEADER = re.compile(r'\s*+"?(?P<name>[^"<>\n]*+)"?\s*+>')
     CALL_CLOSE = "</atem:invoke>"
     PARAM_OPEN = ("<atem:parameter name=",)
-    PARAM_HEADER = re.compile(r'\s*"?(?P<key>[^"<>\n]*)"?\s*>')
+    PARAM_HEADER = re.compile(r'\s*+"?(?P<key>[^"<>\n]*+)"?\s*+>')
     PARAM_CLOSE = "</atem:parameter>"
     STRIP_NEWLINES = False  # values are byte-exact
     QUOTED_STRINGS = True

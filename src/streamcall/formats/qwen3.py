@@ -48,10 +48,10 @@ class QwenCoderParser(XmlParamsParser):
     BLOCK_CLOSE = "</tool_call>"
     BARE_CALLS = True
     CALL_OPEN = ("<function=", '<function name="')
-    CALL_HEADER = re.compile(r'(?P<name>[^"<>\n]*)"?\s*>')
+    CALL_HEADER = re.compile(r'(?P<name>[^"<>\n]*+)"?\s*+>')
     CALL_CLOSE = "</function>"
     PARAM_OPEN = ("<parameter=", '<parameter name="')
-    PARAM_HEADER = re.compile(r'(?P<key>[^"<>\n]*)"?\s*>')
+    PARAM_HEADER = re.compile(r'(?P<key>[^"<>\n]*+)"?\s*+>')
     PARAM_CLOSE = "</parameter>"
     JSON_BODY = True
 

@@ -38,10 +38,10 @@ class SeedOssParser(XmlParamsParser):
     BLOCK_OPEN = "<seed:tool_call>"
     BLOCK_CLOSE = "</seed:tool_call>"
     CALL_OPEN = ("<function=", '<function name="')
-    CALL_HEADER = re.compile(r'(?P<name>[^"<>\n]*)"?\s*>')
+    CALL_HEADER = re.compile(r'(?P<name>[^"<>\n]*+)"?\s*+>')
     CALL_CLOSE = "</function>"
     PARAM_OPEN = ("<parameter=", '<parameter name="')
-    PARAM_HEADER = re.compile(r'(?P<key>[^"<>\n]*)"?\s*>')
+    PARAM_HEADER = re.compile(r'(?P<key>[^"<>\n]*+)"?\s*+>')
     PARAM_CLOSE = "</parameter>"
     TEXT_REGION = ("<seed:think>", "</seed:think>")
 

@@ -85,8 +85,8 @@ class Step3p5Parser(QwenCoderParser):
     # function header, before the value in a parameter header. The newline is a
     # terminator only once what follows it shows that no '>' is coming (a bounded
     # lookahead, so a cut after the newline holds the header instead of deciding).
-    CALL_HEADER = re.compile(r'(?P<name>[^"<>\n]*)"?(?:\s*>|\n(?=\s*<))')
-    PARAM_HEADER = re.compile(r'(?:parameter=)*(?P<key>[^"<>\n]*)"?(?:\s*>|\n(?=\s*[^\s>]))')
+    CALL_HEADER = re.compile(r'(?P<name>[^"<>\n]*+)"?(?:\s*+>|\n(?=\s*+<))')
+    PARAM_HEADER = re.compile(r'(?:parameter=)*+(?P<key>[^"<>\n]*+)"?(?:\s*+>|\n(?=\s*+[^\s>]))')
     _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:

@@ -43,13 +43,13 @@ class TeleChat4Parser(XmlParamsParser):
         "before its arguments."
     )
     CALL_OPEN = ("<tool_call>",)
-    CALL_HEADER = glm_call_header("[<{]")
+    CALL_HEADER = glm_call_header("<{")
     NO_HEADER = JSON_NO_HEADER
     CALL_CLOSE = "</tool_call>"
     PARAM_OPEN = ("<param_key>",)
     # As GLM's: a key written without a value before the next key is dropped.
     PARAM_HEADER = re.compile(
-        r"(?:[^<]*</param_key>\s*<param_key>)*(?P<key>[^<]*)</param_key>\s*<param_value>"
+        r"(?:[^<]*+</param_key>\s*+<param_key>)*+(?P<key>[^<]*+)</param_key>\s*+<param_value>"
     )
     PARAM_CLOSE = "</param_value>"
     JSON_ARGS = True
