@@ -38,7 +38,8 @@ What it holds back:
 - in TEXT, a suffix that may be the start of a START marker;
 - in BODY, a suffix that may be the start of the END marker;
 - in a call object, a key or name string not yet closed (capped at ``MAX_HEAD``
-  characters), and the arguments' last token if it may still grow (a number, ``tru``, a
+  characters; it waits unread in the feed loop for a chunk with a quote), and the
+  arguments' last token if it may still grow (a number, ``tru``, a
   cut escape);
 - in arguments written as an object, a small member cut by the end of the chunk, whole
   (at most 64 characters: ``ArgsStreamer.push_more``);
@@ -571,6 +572,11 @@ class JsonCallsParser(ToolParser):
         cut = _KEY_CUT.match(buf, pos)
         if final or cut is None or cut.end() < len(buf) or len(buf) - pos > self.MAX_HEAD:
             return self._broken(buf, pos, out)
+        # It waits unread for a chunk with a quote, or past the bound (the feed loop's rule
+        # 4), not re-read per chunk. (A bad escape in a chunk that has no quote breaks the
+        # string there all the same, when it is next read: the result is one.)
+        self._wait_len = self.MAX_HEAD
+        self._wait_for = '"'
         return pos, True
 
     # -- embedded in another engine ----------------------------------------------------------
