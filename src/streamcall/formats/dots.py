@@ -28,7 +28,8 @@ from typing import Any
 from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.minimax import invokes
 
-_NAMEVAL = r"""\s*(?P<q>["']?)(?P<{group}>[^"'<>\n]*)(?P=q)\s*>"""
+# (possessive: blanks in a name are read once, not tried in every split)
+_NAMEVAL = r"""\s*+(?P<q>["']?)(?P<{group}>[^"'<>\n]*+)(?P=q)\s*+>"""
 
 
 class DotsParser(XmlParamsParser):
@@ -50,11 +51,11 @@ class DotsParser(XmlParamsParser):
     BLOCK_OPEN = "<dots_function_call>"
     BLOCK_CLOSE = "</dots_function_call>"
     CALL_OPEN = ("<invoke",)
-    CALL_HEADER = re.compile(r"\s+name\s*=" + _NAMEVAL.format(group="name"))
+    CALL_HEADER = re.compile(r"\s++name\s*+=" + _NAMEVAL.format(group="name"))
     NO_HEADER = re.compile(r"\S")  # '<invoked…': not an invoke
     CALL_CLOSE = "</invoke>"
     PARAM_OPEN = ("<parameter",)
-    PARAM_HEADER = re.compile(r"\s+name\s*=" + _NAMEVAL.format(group="key"))
+    PARAM_HEADER = re.compile(r"\s++name\s*+=" + _NAMEVAL.format(group="key"))
     PARAM_CLOSE = "</parameter>"
     JSON_BODY = True
 
