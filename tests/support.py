@@ -490,3 +490,19 @@ def check_upstream_case(
     where = f"{case['id']} ({case['source']['repo']} {case['source']['test']})"
     assert got == want, f"{where}:\n  got:  {got!r}\n  want: {want!r}"
     return got
+
+
+def count_steps(parser: Any) -> list[int]:
+    """Wrap every step of a feed-loop parser so that each run is counted: the returned
+    list's one item is the count so far (how many steps ran, not how many chunks came)."""
+    count = [0]
+
+    def counting(step: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            count[0] += 1
+            return step(*args)
+
+        return run
+
+    parser._steps = [counting(s) for s in parser._steps]
+    return count

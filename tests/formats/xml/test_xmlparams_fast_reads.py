@@ -28,6 +28,7 @@ from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.registry import formats, parser_class
 from streamcall.formats.schema import _general_plan, value_plan
 from streamcall.text import fast
+from support import count_steps
 
 XML_FORMATS = [n for n in formats() if issubclass(parser_class(n), XmlParamsParser)]
 
@@ -260,23 +261,12 @@ def test_a_held_parameter_waits_in_the_loop(fmt: str) -> None:
 
     def steps_run() -> tuple[int, str]:
         parser = parser_class(fmt)()
-        count = 0
-        steps = list(parser._steps)  # type: ignore[attr-defined]
-
-        def counting(step: Any) -> Any:
-            def run(*args: Any) -> Any:
-                nonlocal count
-                count += 1
-                return step(*args)
-
-            return run
-
-        parser._steps = [counting(s) for s in steps]  # type: ignore[attr-defined]
+        count = count_steps(parser)
         events = parser.feed(cut[0])
-        before = count
+        before = count[0]
         for chunk in cut[1:3]:
             events += parser.feed(chunk)
-        middle = count - before
+        middle = count[0] - before
         events += parser.feed(cut[3]) + parser.finish()
         call = dict(testing.coalesce(events))["call"]
         return middle, call.arguments  # type: ignore[union-attr]
