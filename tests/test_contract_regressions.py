@@ -148,6 +148,25 @@ def test_a_number_that_cannot_grow_ends_where_it_is_valid(
         ),
         ("pythonic", "[f(a=1)]\n\n", ("", [("f", {"a": 1})])),
         ("pythonic", "[f(a=1)]\n\nx", ("\n\nx", [("f", {"a": 1})])),
+        # found by the campaign (tool:hy_v4, minimised): the blanks after a block left
+        # as text with the text that followed them, and went out a second time before a
+        # marker later in the same chunk (a suffixed block's stem, seed_oss's reasoning)
+        (
+            "hy_v4",
+            "<tool_calls><tool_call>f<arg_key></arg_key><arg_value></tool_calls>\n><tool_calls",
+            ("\n><tool_calls", [("f", {"": ""})]),
+        ),
+        (
+            "hy_v3",
+            "<tool_calls><tool_call>f<tool_sep></tool_call></tool_calls>\nx<tool_calls",
+            ("\nx<tool_calls", [("f", {})]),
+        ),
+        (
+            "seed_oss",
+            "<seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call>"
+            "\nx<seed:think>r</seed:think>",
+            ("\nx<seed:think>r</seed:think>", [("f", {})]),
+        ),
     ],
 )
 @given(data=st.data())

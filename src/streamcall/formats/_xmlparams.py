@@ -434,10 +434,13 @@ class XmlParamsParser(ToolParser):
     # -- text, regions, blocks -----------------------------------------------------------------
 
     def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        blanks = self._gap
+        blanks = self._gap  # blanks after a block, if the marker follows them directly
+        released = len(out)
         pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
         if marker is None:
             return pos, True
+        if len(out) > released:
+            blanks = None  # text came first: the blanks left with it, as text
         if marker in self.FRAMES:
             return pos, False  # dropped (blanks after a block before it, as a gap)
         if self.TEXT_REGION is not None and marker == self.TEXT_REGION[0]:
