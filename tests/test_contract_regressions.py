@@ -22,6 +22,7 @@ The rules they pin, for every format:
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -34,6 +35,7 @@ from streamcall.formats._base import UniqueIds
 from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.registry import parser_class
 from streamcall.partial.incremental import MAX_DEPTH
+from streamcall.text import fast
 from support import check_contract, count_steps, summary
 
 Call = testing.Call
@@ -430,6 +432,33 @@ def test_no_gemma_key_is_longer_than_a_held_one(fmt: str) -> None:
             assert (key in calls[0].arguments) is keyed, (length, quoted, blanks)
             if keyed:
                 assert json.loads(calls[0].arguments) == {key: 1, "b": 2}
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_no_typed_json_key_is_longer_than_a_held_one(reference: bool) -> None:
+    """K2 Horizon's JSON dialect reads its arguments member by member (``_jsonmembers``):
+    a key cut by the end of a chunk is held while its text before the ':' (quotes and
+    blanks included) is at most ``MAX_KEY`` (512) characters. Found by the campaign
+    (tool:k2_horizon): a longer key was a key whole and an error a character at a time.
+    Now it is an error however it arrives, in the fast read and the reference read alike;
+    the call ends incomplete there."""
+    bound = 512
+    make = parser_class("k2_horizon").render_json
+    for length in (500, 508, 509, 510, 511, 512, 520):
+        for blanks in (0, 1, 3):
+            for lead in ({}, {"a": 1}):
+                key = "k" * length
+                text = make([("f", {**lead, "kk": 1, "b": 2})])
+                text = text.replace('"kk":', f'"{key}"{" " * blanks}:')
+                with fast.reference() if reference else contextlib.nullcontext():
+                    items = testing.check_chunkings(lambda: tool_parser("k2_horizon"), text)
+                calls = [value for _, value in items if isinstance(value, Call)]
+                assert len(calls) == 1
+                keyed = length + 2 + blanks <= bound
+                assert (key in calls[0].arguments) is keyed, (length, blanks, lead)
+                assert calls[0].incomplete is not keyed
+                expected = {**lead, key: 1, "b": 2} if keyed else lead
+                assert json.loads(calls[0].arguments) == expected
 
 
 def test_generic_json_blanks_before_a_key_are_markup_however_long() -> None:

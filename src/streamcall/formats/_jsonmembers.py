@@ -16,9 +16,9 @@ members the output is compact: ``{``, the key as written, ``:``, the value, ``,`
 
 It has ``ArgsStreamer``'s interface (``push``, ``done``, ``error``, ``parts``, ``close``),
 so the engine's ARGS mode reads either. What it holds back: a key cut by the end of the
-text (at most ``MAX_KEY`` characters; longer is an error), a value's token that may still
-grow (``ArgsStreamer``'s), and a value not begun yet (its first character decides its
-plan). A held value's text is kept in a list of parts, never in the tail, so feeding stays
+text (at most ``MAX_KEY`` characters before its colon; a longer key is an error, whole or
+cut), a value's token that may still grow (``ArgsStreamer``'s), and a value not begun yet
+(its first character decides its plan). A held value's text is kept in a list of parts, never in the tail, so feeding stays
 linear however long it is.
 
 Fast reads (under ``streamcall.text.fast``, the reference path beside each): where a key
@@ -47,6 +47,14 @@ _STRING = r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*'
 _KEY = re.compile(rf"({_STRING}\")[ \t\n\r]*:[ \t\n\r]*")
 # A key cut by the end of the text: it may still become one.
 _KEY_CUT = re.compile(rf"{_STRING}(?:\\(?:u[0-9a-fA-F]{{0,3}})?)?(?:\"[ \t\n\r]*)?")
+
+
+def _long_key(buf: str, key: int, closed: int) -> bool:
+    """Whether a whole key (its string from ``key`` to ``closed``, then blanks and a
+    colon) is longer than a cut one is held: its text before the colon over ``MAX_KEY``.
+    Such a key is an error whole too, as it is when it arrives a character at a time."""
+    return buf.find(":", closed) - key > MAX_KEY
+
 
 # A whole small member and its ',' (a plain key: no escape), and one cut by the end of the
 # text (``ArgsStreamer``'s fast read, with the key and the value as groups).
@@ -193,6 +201,8 @@ class TypedJsonArgs:
                     pos = ws  # a short member cut by the end: held whole
                     break
             m = _KEY.match(buf, ws)
+            if m is not None and m.end() - ws > MAX_KEY and _long_key(buf, ws, m.end(1)):
+                m = None  # longer than a key is held: an error, however it arrives
             if m is None:
                 if not final and n - ws <= MAX_KEY and _KEY_CUT.fullmatch(buf, ws) is not None:
                     pos = ws  # a key cut by the end: held
@@ -221,11 +231,16 @@ class TypedJsonArgs:
             member = _MEMBER.match(buf, pos)
             if member is None:
                 return pos
+        start = pos
         while member is not None:
+            key = member.start(1)
+            if member.start(2) - key > MAX_KEY and _long_key(buf, key, member.end(1)):
+                break  # left to the reference read, whose error it is
             out.append(self._whole_member(member.group(1), member.group(2)))
             pos = member.end()
             member = _MEMBER.match(buf, pos)
-        self._state = _KEY_NEXT
+        if pos > start:
+            self._state = _KEY_NEXT
         return pos
 
     def _whole_member(self, key: str, value: str) -> str:
