@@ -14,6 +14,13 @@ crash or running out of memory stops libFuzzer: the artifact is kept, counted as
 and the target goes on for the rest of its time. The end prints, per target, the inputs
 tried, the inputs that failed and the distinct failures, and writes the same as
 ``<crashes>/summary.json``. The exit status is 1 if anything failed.
+
+Every run also appends a line to the ledger (``fuzz/ledger.jsonl``, kept, not committed):
+the target, the commit, the inputs, the failures, how long it ran clean at the end, and the
+fingerprint of the code it tested (``fuzz.fingerprint``: a digest per function the corpus
+reaches). ``--status`` reads it: a target counts when its newest run clean for ``--time``
+seconds tested code that is still the same, function by function; otherwise it names what
+changed. ``--skip-done`` runs only the targets that do not count.
 """
 
 from __future__ import annotations
@@ -117,7 +124,7 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
             break
     fuzzed = time.monotonic() - started
     minimised = _minimise_all(target, crashes, args.minimise_time)
-    return {
+    result = {
         "target": target,
         "seconds": seconds,
         "inputs": inputs,
@@ -128,6 +135,82 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
         "signatures": signatures,
         "minimised": minimised,
     }
+    _record(result, corpus, Path(args.ledger), args.fingersaidtime)
+    return result
+
+
+def _git(*argv: str) -> str:
+    done = subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def _record(result: dict[str, Any], corpus: Path, ledger: Path, seconds: float) -> None:
+    """Append the run and the fingerprint of the code it tested to the ledger."""
+    cmd = [sys.executable, "-m", "fuzz.fingerprint", result["target"], "--corpus", str(corpus)]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [*cmd, "--time", str(seconds)], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    line = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "commit": _git("rev-parse", "HEAD"),
+        "dirty": bool(_git("status", "--porcelain", "--", "src", "fuzz/targets.py")),
+        **{k: result[k] for k in ("target", "seconds", "inputs", "failures", "clean_last_s")},
+    }
+    if done.returncode == 0:
+        line["fingerprint"] = json.loads(done.stdout)
+    else:
+        line["fingersaiderror"] = done.stderr.strip()[-2000:]
+    ledger.parent.mkdir(parents=True, exist_ok=True)
+    with ledger.open("a") as out:
+        out.write(json.dumps(line) + "\n")
+
+
+def read_ledger(ledger: Path) -> list[dict[str, Any]]:
+    if not ledger.exists():
+        return []
+    return [json.loads(line) for line in ledger.read_text().splitlines() if line.strip()]
+
+
+def status(names: list[str], ledger: Path, need: float) -> list[tuple[str, bool, str]]:
+    """(target, counts, why) per target: the newest ledger run clean for ``need`` seconds,
+    with a whole fingerprint whose digests all hold on the code as it is now."""
+    from fuzz.fingerprint import Index, changed, load
+
+    load()
+    index = Index()
+    lines = read_ledger(ledger)
+    out = []
+    for name in names:
+        runs = [r for r in lines if r["target"] == name]
+        clean = [r for r in runs if r.get("clean_last_s", 0) >= need]
+        if not clean:
+            why = "never run" if not runs else f"no run clean for {need:g} s"
+            if runs and runs[-1].get("failures"):
+                why += f" (newest: {runs[-1]['failures']:,} failed)"
+            out.append((name, False, why))
+            continue
+        run = clean[-1]
+        said = f"{run['inputs']:,} inputs, clean {run['clean_last_s']:.0f} s, {run['commit'][:7]}"
+        said += f"{'+' if run.get('dirty') else ''} {run['when']}"
+        fp = run.get("fingerprint")
+        if fp is None:
+            out.append((name, False, f"{said}; no fingerprint"))
+        elif fp.get("partial"):
+            out.append((name, False, f"{said}; fingerprint partial (corpus did not fit)"))
+        elif run.get("dirty"):
+            out.append((name, False, f"{said}; ran on uncommitted code"))
+        else:
+            moved = changed(fp["digests"], index)
+            if moved:
+                shown = ", ".join(k.removeprefix("streamcall.") for k in moved[:3])
+                more = f" and {len(moved) - 3} more" if len(moved) > 3 else ""
+                out.append((name, False, f"{said}; changed since: {shown}{more}"))
+            else:
+                n = len(fp["digests"])
+                out.append((name, True, f"{said}; {n} functions and classes unchanged"))
+    return out
 
 
 def _minimise_all(target: str, crashes: Path, seconds: float) -> list[str]:
@@ -167,6 +250,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-stops", type=int, default=20, help="libFuzzer stops per target")
     parser.add_argument("--minimise-time", type=float, default=60, help="seconds per failure")
     parser.add_argument("--list", action="store_true", help="print the target names")
+    parser.add_argument("--ledger", default=str(HERE / "ledger.jsonl"), help="runs recorded")
+    parser.add_argument(
+        "--fingerprint-time", type=float, default=300, help="seconds to fingerprint a run"
+    )
+    parser.add_argument(
+        "--status", action="store_true", help="which targets count, from the ledger; no run"
+    )
+    parser.add_argument(
+        "--skip-done", action="store_true", help="run only the targets that do not count"
+    )
     args = parser.parse_args(argv)
 
     from fuzz.targets import target_names
@@ -175,13 +268,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(names))
         return 0
-    if importlib.util.find_spec("atheris") is None:
-        parser.error("atheris is not installed: pip install -e '.[fuzz]'")
     chosen = [
         n for n in names if not args.patterns or any(fnmatch.fnmatch(n, p) for p in args.patterns)
     ]
     if not chosen:
         parser.error(f"no target matches {args.patterns}; see --list")
+    if args.status or args.skip_done:
+        rows = status(chosen, Path(args.ledger), args.time)
+        if args.status:
+            for name, counts, why in rows:
+                print(f"{name:<34} {'counts' if counts else 'to run':<7} {why}")
+            done = sum(counts for _, counts, _ in rows)
+            print(f"{done} of {len(rows)} targets count ({args.time:g} s clean, code unchanged)")
+            return 0 if done == len(rows) else 1
+        chosen = [name for name, counts, _ in rows if not counts]
+        if not chosen:
+            print("every chosen target counts already")
+            return 0
+    if importlib.util.find_spec("atheris") is None:
+        parser.error("atheris is not installed: pip install -e '.[fuzz]'")
     waves = -(-len(chosen) // max(1, args.jobs))
     print(
         f"{len(chosen)} targets, {args.time:g} s each, {args.jobs} at a time: about "

@@ -1,0 +1,115 @@
+"""The fuzz ledger's fingerprint (``fuzz/fingerprint.py``): which code a run tested, and
+whether that code is still the same. No atheris needed: the fingerprint runs the target's
+own check on a corpus under a profile hook."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+import types
+from pathlib import Path
+
+from fuzz import fingerprint as fp
+from fuzz.__main__ import status
+
+
+def _function(
+    source: str, name: str = "f", **space: object
+) -> tuple[types.CodeType, types.ModuleType]:
+    module = types.ModuleType("streamcall.fake")
+    module.__dict__.update(space)
+    exec(compile(textwrap.dedent(source), "<fake>", "exec"), module.__dict__)
+    return module.__dict__[name].__code__, module
+
+
+def test_a_digest_holds_what_the_code_does_not_where_it_is() -> None:
+    base = fp.code_digest(*_function("def f(x):\n    return x + 1\n"))
+    moved = fp.code_digest(*_function("\n\n\ndef f(x):\n    return x + 1\n"))
+    documented = fp.code_digest(*_function('def f(x):\n    """Add one."""\n    return x + 1\n'))
+    assert base == moved == documented
+    assert fp.code_digest(*_function("def f(x):\n    return x + 2\n")) != base
+    assert fp.code_digest(*_function("def f(x):\n    return x - 1\n")) != base
+    # a string constant that is used is not a docstring
+    used = fp.code_digest(*_function('def f(x):\n    "a"\n    return "a"\n'))
+    other = fp.code_digest(*_function('def f(x):\n    "a"\n    return "b"\n'))
+    assert used != other
+
+
+def test_a_digest_holds_the_module_data_the_function_names() -> None:
+    source = "def f(x):\n    return _P.match(x) and LIMIT\n"
+    one = fp.code_digest(*_function(source, _P=re.compile("a+"), LIMIT=5))
+    assert fp.code_digest(*_function(source, _P=re.compile("a++"), LIMIT=5)) != one
+    assert fp.code_digest(*_function(source, _P=re.compile("a+"), LIMIT=6)) != one
+    # data the function does not name is not in its digest
+    assert fp.code_digest(*_function(source, _P=re.compile("a+"), LIMIT=5, OTHER=1)) == one
+    # nested functions are part of their parent
+    outer = "def f(x):\n    def g():\n        return {n}\n    return g\n"
+    assert fp.code_digest(*_function(outer.format(n=1))) != fp.code_digest(
+        *_function(outer.format(n=2))
+    )
+
+
+def test_sets_are_read_in_a_stable_order() -> None:
+    assert fp._data(frozenset({"b", "a", "c"})) == fp._data(frozenset({"c", "b", "a"}))
+    code, _ = _function('def f(x):\n    return x in {"x", "y", "z", "w"}\n')
+    assert "'w','x','y','z'" in fp._code_text(code)
+    assert fp._data(object()) is None  # an object's identity is not data
+
+
+def _corpus(tmp_path: Path, inputs: list[bytes]) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i, data in enumerate(inputs):
+        (corpus / f"{i:03}").write_bytes(data)
+    return corpus
+
+
+def test_a_fingerprint_names_the_code_its_corpus_reaches(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path, [b"<think>a</think>b", b"x</think>y", b"<thi"])
+    taken = fp.take("reasoning:qwen3", corpus)
+    digests = taken["digests"]
+    assert taken["inputs"] == 3 and taken["partial"] is False
+    assert "streamcall.reasoning._engine.MarkerReasoningParser._reasoning" in digests
+    assert "class streamcall.reasoning._engine.MarkerReasoningParser" in digests
+    assert "streamcall.testing.check_contract" in digests  # the check is tested code too
+    assert not any(".formats." in key for key in digests)  # no tool-call format ran
+    assert fp.changed(digests) == []
+    key = "streamcall.reasoning._engine._Finder.find"
+    assert fp.changed({**digests, key: "0" * 16}) == [key]
+    assert fp.changed({"streamcall.gone.f": "0" * 16}) == ["streamcall.gone.f"]
+
+
+def test_status_counts_a_clean_run_on_code_that_stayed(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path, [b"<think>a</think>b"])
+    digests = fp.take("reasoning:qwen3", corpus)["digests"]
+    ledger = tmp_path / "ledger.jsonl"
+
+    def line(target: str, clean: float, found: dict[str, str], **more: object) -> str:
+        run = {"target": target, "when": "2026-12-03T07:00:00Z", "commit": "abc1234def"}
+        run |= {"seconds": 600, "inputs": 1000, "failures": 0, "clean_last_s": clean}
+        run |= {"fingerprint": {"partial": False, "digests": found}, **more}
+        return json.dumps(run)
+
+    key = "streamcall.reasoning._engine._Finder.find"
+    ledger.write_text(
+        "\n".join(
+            [
+                line("reasoning:qwen3", 603, digests),
+                line("reasoning:glm45", 603, {**digests, key: "0" * 16}),
+                line("reasoning:glm47", 300, digests, failures=12),
+                line("reasoning:mimo", 603, digests, dirty=True),
+            ]
+        )
+    )
+    names = ["reasoning:qwen3", "reasoning:glm45", "reasoning:glm47", "reasoning:mimo", "sse"]
+    rows = {name: (counts, why) for name, counts, why in status(names, ledger, 600)}
+    assert rows["reasoning:qwen3"][0] is True
+    assert rows["reasoning:glm45"] == (
+        False,
+        "1,000 inputs, clean 603 s, abc1234 2026-12-03T07:00:00Z; changed since: "
+        "reasoning._engine._Finder.find",
+    )
+    assert rows["reasoning:glm47"] == (False, "no run clean for 600 s (newest: 12 failed)")
+    assert rows["reasoning:mimo"][0] is False and "uncommitted" in rows["reasoning:mimo"][1]
+    assert rows["sse"] == (False, "never run")
