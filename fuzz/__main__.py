@@ -174,8 +174,9 @@ def read_ledger(ledger: Path) -> list[dict[str, Any]]:
 
 
 def status(names: list[str], ledger: Path, need: float) -> list[tuple[str, bool, str]]:
-    """(target, counts, why) per target: the newest ledger run clean for ``need`` seconds,
-    with a whole fingerprint whose digests all hold on the code as it is now."""
+    """(target, counts, why) per target: the latest run in the ledger (by its end,
+    ``when``) clean for ``need`` seconds, with a whole fingerprint whose digests all hold
+    on the code as it is now."""
     from fuzz.fingerprint import Index, changed, load
 
     load()
@@ -191,7 +192,7 @@ def status(names: list[str], ledger: Path, need: float) -> list[tuple[str, bool,
                 why += f" (newest: {runs[-1]['failures']:,} failed)"
             out.append((name, False, why))
             continue
-        run = clean[-1]
+        run = max(clean, key=lambda r: str(r["when"]))
         said = f"{run['inputs']:,} inputs, clean {run['clean_last_s']:.0f} s, {run['commit'][:7]}"
         said += f"{'+' if run.get('dirty') else ''} {run['when']}"
         fp = run.get("fingerprint")
