@@ -176,7 +176,7 @@ def read_ledger(ledger: Path) -> list[dict[str, Any]]:
 def status(names: list[str], ledger: Path, need: float) -> list[tuple[str, bool, str]]:
     """(target, counts, why) per target: the latest run in the ledger (by its end,
     ``when``) clean for ``need`` seconds, with a whole fingerprint whose digests all hold
-    on the code as it is now."""
+    on the code as it is now, and no later run that failed."""
     from fuzz.fingerprint import Index, changed, load
 
     load()
@@ -196,7 +196,11 @@ def status(names: list[str], ledger: Path, need: float) -> list[tuple[str, bool,
         said = f"{run['inputs']:,} inputs, clean {run['clean_last_s']:.0f} s, {run['commit'][:7]}"
         said += f"{'+' if run.get('dirty') else ''} {run['when']}"
         fp = run.get("fingerprint")
-        if fp is None:
+        failed = [r for r in runs if str(r["when"]) > str(run["when"]) and r.get("failures")]
+        if failed:
+            last = failed[-1]
+            out.append((name, False, f"{said}; a later run failed ({last['when']})"))
+        elif fp is None:
             out.append((name, False, f"{said}; no fingerprint"))
         elif fp.get("partial"):
             out.append((name, False, f"{said}; fingerprint partial (corpus did not fit)"))

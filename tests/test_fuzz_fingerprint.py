@@ -88,7 +88,8 @@ def test_status_counts_a_clean_run_on_code_that_stayed(tmp_path: Path) -> None:
     def line(target: str, clean: float, found: dict[str, str], **more: object) -> str:
         run = {"target": target, "when": "2026-12-03T07:00:00Z", "commit": "abc1234def"}
         run |= {"seconds": 600, "inputs": 1000, "failures": 0, "clean_last_s": clean}
-        run |= {"fingerprint": {"partial": False, "digests": found}, **more}
+        run |= {"fingerprint": {"partial": False, "digests": found}}
+        run |= more
         return json.dumps(run)
 
     key = "streamcall.reasoning._engine._Finder.find"
@@ -99,10 +100,15 @@ def test_status_counts_a_clean_run_on_code_that_stayed(tmp_path: Path) -> None:
                 line("reasoning:glm45", 603, {**digests, key: "0" * 16}),
                 line("reasoning:glm47", 300, digests, failures=12),
                 line("reasoning:mimo", 603, digests, dirty=True),
+                line("reasoning:step3", 603, digests),
+                line("reasoning:step3", 30, digests, failures=1, when="2026-12-03T08:00:00Z"),
+                line("reasoning:step5", 603, digests),
+                line("reasoning:step5", 60, digests, when="2026-12-03T08:00:00Z"),
             ]
         )
     )
     names = ["reasoning:qwen3", "reasoning:glm45", "reasoning:glm47", "reasoning:mimo", "sse"]
+    names += ["reasoning:step3", "reasoning:step5"]
     rows = {name: (counts, why) for name, counts, why in status(names, ledger, 600)}
     assert rows["reasoning:qwen3"][0] is True
     assert rows["reasoning:glm45"] == (
@@ -113,3 +119,7 @@ def test_status_counts_a_clean_run_on_code_that_stayed(tmp_path: Path) -> None:
     assert rows["reasoning:glm47"] == (False, "no run clean for 600 s (newest: 12 failed)")
     assert rows["reasoning:mimo"][0] is False and "uncommitted" in rows["reasoning:mimo"][1]
     assert rows["sse"] == (False, "never run")
+    # a later run that failed undoes a clean one; a later short clean run does not
+    assert rows["reasoning:step3"][0] is False
+    assert rows["reasoning:step3"][1].endswith("a later run failed (2026-12-03T08:00:00Z)")
+    assert rows["reasoning:step5"][0] is True
