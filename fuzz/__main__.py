@@ -135,7 +135,7 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
         "signatures": signatures,
         "minimised": minimised,
     }
-    _record(result, corpus, Path(args.ledger), args.fingersaidtime)
+    _record(result, corpus, Path(args.ledger), args.fingerprint_time)
     return result
 
 
@@ -161,7 +161,7 @@ def _record(result: dict[str, Any], corpus: Path, ledger: Path, seconds: float) 
     if done.returncode == 0:
         line["fingerprint"] = json.loads(done.stdout)
     else:
-        line["fingersaiderror"] = done.stderr.strip()[-2000:]
+        line["fingerprint_error"] = done.stderr.strip()[-2000:]
     ledger.parent.mkdir(parents=True, exist_ok=True)
     with ledger.open("a") as out:
         out.write(json.dumps(line) + "\n")

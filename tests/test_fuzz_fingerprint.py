@@ -123,3 +123,22 @@ def test_status_counts_a_clean_run_on_code_that_stayed(tmp_path: Path) -> None:
     assert rows["reasoning:step3"][0] is False
     assert rows["reasoning:step3"][1].endswith("a later run failed (2026-12-03T08:00:00Z)")
     assert rows["reasoning:step5"][0] is True
+
+
+def test_a_run_is_recorded_with_its_fingerprint(tmp_path: Path) -> None:
+    from fuzz.__main__ import _record, read_ledger
+
+    corpus = _corpus(tmp_path, [b"<think>a</think>b", b"x"])
+    ledger = tmp_path / "ledger.jsonl"
+    result = {"target": "reasoning:qwen3", "seconds": 600, "inputs": 5, "failures": 0}
+    _record({**result, "clean_last_s": 601.0}, corpus, ledger, 60)
+    _record({**result, "target": "reasoning:nope", "clean_last_s": 3.0}, corpus, ledger, 60)
+    first, second = read_ledger(ledger)
+    assert first["target"] == "reasoning:qwen3" and first["clean_last_s"] == 601.0
+    assert first["fingerprint"]["inputs"] == 2 and first["fingerprint"]["partial"] is False
+    assert fp.changed(first["fingerprint"]["digests"]) == []
+    assert len(first["commit"]) == 40 and first["when"].endswith("Z")
+    # a fingerprint that cannot be taken is said, and the run is still recorded
+    assert "fingerprint" not in second and "nope" in second["fingerprint_error"]
+    rows = status(["reasoning:qwen3", "reasoning:nope"], ledger, 600)
+    assert [counts for _, counts, _ in rows] == [not first["dirty"], False]
