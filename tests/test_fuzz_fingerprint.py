@@ -126,7 +126,7 @@ def test_status_counts_a_clean_run_on_code_that_stayed(tmp_path: Path) -> None:
 
 
 def test_a_run_is_recorded_with_its_fingerprint(tmp_path: Path) -> None:
-    from fuzz.__main__ import _record, read_ledger
+    from fuzz.__main__ import _git, _record, read_ledger
 
     corpus = _corpus(tmp_path, [b"<think>a</think>b", b"x"])
     ledger = tmp_path / "ledger.jsonl"
@@ -137,7 +137,8 @@ def test_a_run_is_recorded_with_its_fingerprint(tmp_path: Path) -> None:
     assert first["target"] == "reasoning:qwen3" and first["clean_last_s"] == 601.0
     assert first["fingerprint"]["inputs"] == 2 and first["fingerprint"]["partial"] is False
     assert fp.changed(first["fingerprint"]["digests"]) == []
-    assert len(first["commit"]) == 40 and first["when"].endswith("Z")
+    assert first["commit"] == _git("rev-parse", "HEAD")  # "" outside a git checkout
+    assert first["when"].endswith("Z")
     # a fingerprint that cannot be taken is said, and the run is still recorded
     assert "fingerprint" not in second and "nope" in second["fingerprint_error"]
     rows = status(["reasoning:qwen3", "reasoning:nope"], ledger, 600)
