@@ -66,6 +66,7 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
     crashes.mkdir(parents=True, exist_ok=True)
     logs.mkdir(parents=True, exist_ok=True)
     _seed_corpus(target, corpus)
+    commit = _git("rev-parse", "HEAD")  # what the run tests: the checkout as it starts
     deadline = time.monotonic() + seconds
     inputs = failures = stops = 0
     signatures: dict[str, int] = {}
@@ -135,7 +136,7 @@ def run_target(target: str, seconds: float, args: argparse.Namespace) -> dict[st
         "signatures": signatures,
         "minimised": minimised,
     }
-    _record(result, corpus, Path(args.ledger), args.fingerprint_time)
+    _record(result, commit, corpus, Path(args.ledger), args.fingerprint_time)
     return result
 
 
@@ -144,8 +145,15 @@ def _git(*argv: str) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def _record(result: dict[str, Any], corpus: Path, ledger: Path, seconds: float) -> None:
-    """Append the run and the fingerprint of the code it tested to the ledger."""
+_TESTED = ("src", "fuzz/targets.py")  # what a run tests, beside the fuzz package's plumbing
+
+
+def _record(
+    result: dict[str, Any], commit: str, corpus: Path, ledger: Path, seconds: float
+) -> None:
+    """Append the run and the fingerprint of the code it tested to the ledger. The
+    fingerprint is taken on the checkout as it is at the end: if the tested code is not
+    then the commit the run started on (an edit, a pull), the line says ``dirty``."""
     cmd = [sys.executable, "-m", "fuzz.fingerprint", result["target"], "--corpus", str(corpus)]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
@@ -154,8 +162,8 @@ def _record(result: dict[str, Any], corpus: Path, ledger: Path, seconds: float) 
     )
     line = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "commit": _git("rev-parse", "HEAD"),
-        "dirty": bool(_git("status", "--porcelain", "--", "src", "fuzz/targets.py")),
+        "commit": commit,
+        "dirty": not commit or bool(_git("diff", "--name-only", commit, "--", *_TESTED)),
         **{k: result[k] for k in ("target", "seconds", "inputs", "failures", "clean_last_s")},
     }
     if done.returncode == 0:
@@ -177,7 +185,7 @@ def status(names: list[str], ledger: Path, need: float) -> list[tuple[str, bool,
     """(target, counts, why) per target: the latest run in the ledger (by its end,
     ``when``) clean for ``need`` seconds, with a whole fingerprint whose digests all hold
     on the code as it is now, and no later run that failed."""
-    from fuzz.fingerprint import Index, changed, load
+    from fuzz.fingerprint import VERSION, Index, changed, load
 
     load()
     index = Index()
@@ -202,6 +210,8 @@ def status(names: list[str], ledger: Path, need: float) -> list[tuple[str, bool,
             out.append((name, False, f"{said}; a later run failed ({last['when']})"))
         elif fp is None:
             out.append((name, False, f"{said}; no fingerprint"))
+        elif fp.get("version") != VERSION:
+            out.append((name, False, f"{said}; fingerprint of another version: take it again"))
         elif fp.get("partial"):
             out.append((name, False, f"{said}; fingerprint partial (corpus did not fit)"))
         elif run.get("dirty"):

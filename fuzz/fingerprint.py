@@ -6,8 +6,8 @@ calls on its corpus (every input of ``fuzz/corpus/<target>/`` through the target
 profile hook recording each function entered and the class of its ``self`` or ``cls``).
 Each gets a digest of what decides its behaviour:
 
-- a function: its bytecode, the names it uses, its constants (a nested function's digest
-  in place of its code; a docstring left out), and the module-level data it names
+- a function: its bytecode, the names it uses, its constants (a nested function's code
+  in place of it; a docstring left out), its defaults, and the module-level data it names
   (numbers, strings, compiled patterns, tuples, dicts and dataclasses of them), in its own
   module or in a module it names. Line numbers are not in it: moving code keeps a digest;
 - a class whose instance ran a method: its own class-level data (``ClassVar`` settings,
@@ -20,7 +20,8 @@ function called through a name held in another module's attribute chain deeper t
 module, or data built at run time, can be missed: the digest is a strong hint, not a proof.
 
 ``python -m fuzz.fingerprint TARGET [--corpus DIR] [--time S]`` prints the fingerprint as
-JSON (``partial`` is true when the corpus did not fit in the time).
+JSON (``partial`` is true when the corpus did not fit in the time; ``unindexed`` names code
+that ran but has no key, which no digest covers).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+#: What a digest holds changes with this module: a fingerprint of another version is taken
+#: again (``status`` does not compare across versions).
+VERSION = 2
 _ROOTS = ("streamcall", "fuzz")
 _CODE = types.CodeType
 
@@ -140,9 +144,10 @@ def _code_text(code: _CODE) -> str:
     return "\x00".join(parts)
 
 
-def code_digest(code: _CODE, module: types.ModuleType | None) -> str:
-    """The digest of a function: its code and the module-level data it names."""
-    text = _code_text(code) + "\x01" + "\x00".join(_globals_named(code, module))
+def code_digest(code: _CODE, module: types.ModuleType | None, defaults: str = "") -> str:
+    """The digest of a function: its code, the module-level data it names, and its
+    defaults (``_defaults``: evaluated where it is defined, so not in its code)."""
+    text = _code_text(code) + "\x01" + "\x00".join(_globals_named(code, module)) + defaults
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
@@ -176,6 +181,8 @@ def _functions_of(owner: Any, prefix: str, seen: set[int]) -> Iterator[tuple[str
     for name, value in list(vars(owner).items()):
         if isinstance(value, staticmethod | classmethod):
             value = value.__func__
+        while not isinstance(value, types.FunctionType | type) and hasattr(value, "__wrapped__"):
+            value = value.__wrapped__  # functools.cache and the like: the function inside
         if isinstance(value, property):
             for part in ("fget", "fset", "fdel"):
                 fn = getattr(value, part)
@@ -193,6 +200,13 @@ def _functions_of(owner: Any, prefix: str, seen: set[int]) -> Iterator[tuple[str
             yield from _functions_of(value, f"{prefix}{name}.", seen)
 
 
+def _defaults(fn: types.FunctionType) -> str:
+    kw = fn.__kwdefaults__ or {}
+    if not fn.__defaults__ and not kw:
+        return ""
+    return "\x02" + (_data([fn.__defaults__ or (), kw]) or "?")
+
+
 def _nested(code: _CODE, key: str) -> Iterator[tuple[str, _CODE]]:
     yield key, code
     index = 0
@@ -208,7 +222,7 @@ class Index:
 
     def __init__(self) -> None:
         self.codes: dict[int, tuple[str, _CODE, types.ModuleType]] = {}
-        self.by_key: dict[str, tuple[_CODE, types.ModuleType]] = {}
+        self.by_key: dict[str, tuple[_CODE, types.ModuleType, str]] = {}
         self.classes: dict[str, type] = {}
         for module in _modules():
             seen: set[int] = set()
@@ -219,10 +233,11 @@ class Index:
                 code = getattr(value, "__code__", None)
                 if not isinstance(code, _CODE):
                     continue
+                defaults = _defaults(value)  # a nested function's are in its parent's code
                 for key, inner in _nested(code, name):
                     if id(inner) not in self.codes:
                         self.codes[id(inner)] = (key, inner, module)
-                        self.by_key[key] = (inner, module)
+                        self.by_key[key] = (inner, module, defaults if inner is code else "")
 
     def class_key(self, cls: type) -> str | None:
         key = f"{cls.__module__}.{cls.__qualname__}"
@@ -302,20 +317,25 @@ def take(target: str, corpus: Path, seconds: float = 300.0) -> dict[str, Any]:
     before.update({"class " + key: index.digest("class " + key) for key in index.classes})
     codes, classes, complete = reached(run, inputs, seconds)
     digests: dict[str, str | None] = {}
+    unindexed = set()
     for code in codes:
         found = index.codes.get(id(code))
         if found is not None:
             digests[found[0]] = before[found[0]]
+        else:  # code made at run time, or a function the index cannot find by name
+            unindexed.add(f"{Path(code.co_filename).name}:{code.co_qualname}")
     for cls in classes:
         for base in cls.__mro__:
             name = index.class_key(base)
             if name is not None:
                 digests["class " + name] = before["class " + name]
     return {
+        "version": VERSION,
         "target": target,
         "inputs": len(inputs),
         "partial": not complete,
         "digests": dict(sorted(digests.items())),
+        "unindexed": sorted(unindexed),
     }
 
 

@@ -88,7 +88,7 @@ def test_status_counts_a_clean_run_on_code_that_stayed(tmp_path: Path) -> None:
     def line(target: str, clean: float, found: dict[str, str], **more: object) -> str:
         run = {"target": target, "when": "2026-12-03T07:00:00Z", "commit": "abc1234def"}
         run |= {"seconds": 600, "inputs": 1000, "failures": 0, "clean_last_s": clean}
-        run |= {"fingerprint": {"partial": False, "digests": found}}
+        run |= {"fingerprint": {"version": fp.VERSION, "partial": False, "digests": found}}
         run |= more
         return json.dumps(run)
 
@@ -131,8 +131,9 @@ def test_a_run_is_recorded_with_its_fingerprint(tmp_path: Path) -> None:
     corpus = _corpus(tmp_path, [b"<think>a</think>b", b"x"])
     ledger = tmp_path / "ledger.jsonl"
     result = {"target": "reasoning:qwen3", "seconds": 600, "inputs": 5, "failures": 0}
-    _record({**result, "clean_last_s": 601.0}, corpus, ledger, 60)
-    _record({**result, "target": "reasoning:nope", "clean_last_s": 3.0}, corpus, ledger, 60)
+    head = _git("rev-parse", "HEAD")
+    _record({**result, "clean_last_s": 601.0}, head, corpus, ledger, 60)
+    _record({**result, "target": "reasoning:nope", "clean_last_s": 3.0}, head, corpus, ledger, 60)
     first, second = read_ledger(ledger)
     assert first["target"] == "reasoning:qwen3" and first["clean_last_s"] == 601.0
     assert first["fingerprint"]["inputs"] == 2 and first["fingerprint"]["partial"] is False
@@ -143,3 +144,17 @@ def test_a_run_is_recorded_with_its_fingerprint(tmp_path: Path) -> None:
     assert "fingerprint" not in second and "nope" in second["fingerprint_error"]
     rows = status(["reasoning:qwen3", "reasoning:nope"], ledger, 600)
     assert [counts for _, counts, _ in rows] == [not first["dirty"], False]
+
+
+def test_defaults_and_cached_functions_are_covered() -> None:
+    code, module = _function("def f(x=1):\n    return x\n")
+    fn1 = module.__dict__["f"]
+    fn2 = _function("def f(x=2):\n    return x\n")[1].__dict__["f"]
+    assert fp._defaults(fn1) != fp._defaults(fn2)
+    assert fp.code_digest(code, module, fp._defaults(fn1)) != fp.code_digest(
+        fn2.__code__, module, fp._defaults(fn2)
+    )
+    # a function behind functools.cache is found by its name (markers' pattern builders)
+    fp.load()
+    index = fp.Index()
+    assert "streamcall.text.markers._finder_re" in index.by_key
