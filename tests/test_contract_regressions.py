@@ -33,10 +33,11 @@ import streamcall
 from streamcall import PartialJSON, parse_partial_json, repair_json, testing, tool_parser
 from streamcall.formats._base import UniqueIds
 from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.registry import formats as registry_formats
 from streamcall.formats.registry import parser_class
 from streamcall.partial.incremental import MAX_DEPTH
 from streamcall.text import fast
-from support import check_contract, count_steps, summary
+from support import call_results, check_contract, count_steps, summary
 
 Call = testing.Call
 
@@ -280,6 +281,161 @@ def test_harmony_message_frames_are_markup_whatever_the_message(data: st.DataObj
     assert items_of("openai", "<|channel|><|message|> <|call|>Y", data) == [("text", " Y")]
     text = "<|channel|>final<|message|>Hi<|return|>"
     assert items_of("openai", text, data) == [("text", "Hi")]
+
+
+# -- the gap before a block that fails ------------------------------------------------------------
+# Whitespace after a call is markup only when another call follows it (or the stream ends):
+# the blanks between two blocks go with the second block's markup, dropped when it holds a
+# call and released with it, as text, when it fails. Before, most formats dropped them at
+# the second block's opener (``</tool_call>\n<tool_call>x`` gave ``<tool_call>x``), while a
+# failed call inside one block kept them, and Muse and Inkling kept the blanks between two
+# messages of calls as text. Framed formats (Harmony, Muse, Inkling) read a message's frames
+# as markup whatever the message, so the gap before a whole header is markup there.
+
+_GAP = " \t\n \t"
+_RENDERED = registry_formats()
+
+
+def _two_calls(fmt: str) -> tuple[str, str, str]:
+    """One call, a second, and the blanks the first ends with (part of the gap)."""
+    cls = parser_class(fmt)
+    first = cls.render([("f", {"a": 1})])
+    second = cls.render([("g", {"b": 2})])
+    return first, second, first[len(first.rstrip(" \t\r\n")) :]
+
+
+def _text_and_names(items: list[testing.Item]) -> tuple[str, list[str]]:
+    text, calls = summary(items)
+    return text, [name for name, _ in calls]
+
+
+@pytest.mark.parametrize("fmt", _RENDERED)
+@given(data=st.data())
+def test_the_gap_before_a_block_goes_with_it(fmt: str, data: st.DataObject) -> None:
+    first, second, trail = _two_calls(fmt)
+    framed = bool(parser_class(fmt).FRAMES)
+    gap = trail + _GAP
+    # the stream ends after the gap, or text follows it
+    assert _text_and_names(items_of(fmt, first + _GAP, data)) == ("", ["f"])
+    assert _text_and_names(items_of(fmt, first + _GAP + "x", data)) == (gap + "x", ["f"])
+    # the second block cut anywhere: the gap is markup if it holds a call, else text with it
+    cut = data.draw(st.integers(1, len(second)), label="cut")
+    text, names = _text_and_names(items_of(fmt, first + _GAP + second[:cut], data))
+    assert names[0] == "f"
+    if len(names) == 2:
+        assert _GAP not in text
+    elif not framed:
+        assert text == gap + second[:cut]
+    else:  # a whole header's frames are markup, and the gap before them
+        assert text == gap + second[:cut] or _GAP not in text
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "expected"),
+    [
+        (
+            "hy_v3",
+            "<tool_calls><tool_call>f<tool_sep></tool_call></tool_calls>\n<tool_calls>x",
+            ("\n<tool_calls>x", [("f", {})]),
+        ),
+        (
+            "hy_v3",  # a stem that is not a block opener after all
+            "<tool_calls><tool_call>f<tool_sep></tool_call></tool_calls>\n<tool_calls",
+            ("\n<tool_calls", [("f", {})]),
+        ),
+        (
+            "hermes",
+            '<tool_call>{"name":"f","arguments":{}}</tool_call>\n<tool_call></tool_call>',
+            ("\n<tool_call></tool_call>", [("f", {})]),
+        ),
+        (
+            "kimi_k2",  # a section, then another that holds no call
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
+            "<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>"
+            "\n<|tool_calls_section_begin|>",
+            ("\n<|tool_calls_section_begin|>", [("f", {})]),
+        ),
+        (
+            "openai",  # a header that never completes is text, with the gap before it
+            "<|channel|>commentary to=functions.f<|message|>{}<|call|>\n<|channel|>x",
+            ("\n<|channel|>x", [("f", {})]),
+        ),
+        (
+            "openai",  # a text message's frames are markup, and the gap before them
+            "<|channel|>commentary to=functions.f<|message|>{}<|call|>\n"
+            "<|start|>assistant<|channel|>final<|message|>Hi",
+            ("Hi", [("f", {})]),
+        ),
+        (
+            "muse",  # the blanks between two messages of calls: markup
+            '<|start|>assistant to=f<|message|><atem:invoke name="f"></atem:invoke><|eom|>\n'
+            '<|start|>assistant to=g<|message|><atem:invoke name="g"></atem:invoke><|eom|>\n',
+            ("", [("f", {}), ("g", {})]),
+        ),
+        (
+            "muse",  # ... and text when text follows
+            '<|start|>assistant to=f<|message|><atem:invoke name="f"></atem:invoke><|eom|>\nok',
+            ("\nok", [("f", {})]),
+        ),
+        (
+            "inkling",
+            '<|message_model|>f<|content_invoke_tool_json|>{"name":"f","args":{}}<|end_message|>'
+            '\n<|message_model|>g<|content_invoke_tool_json|>{"name":"g","args":{}}\n',
+            ("", [("f", {}), ("g", {})]),
+        ),
+        (
+            "inkling",  # text after a call inside its message: the blanks after it are text
+            '<|message_model|>f<|content_invoke_tool_json|>{"name":"f","args":{}} x'
+            "<|end_message|>\n",
+            (" x\n", [("f", {})]),
+        ),
+    ],
+)
+@given(data=st.data())
+def test_the_gap_before_a_failed_block_is_text(
+    fmt: str, text: str, expected: tuple[str, list[object]], data: st.DataObject
+) -> None:
+    assert summary(items_of(fmt, text, data)) == expected
+
+
+# -- the end of the stream in a key after the name --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [
+        ("hermes", '<tool_call>{"name": "g", "'),
+        ("hermes", '<tool_call>{"name": "g", "argu'),
+        ("hermes", '<tool_call>{"name": "g", "\\'),
+        ("granite4", '<tool_call>{"name": "g", "arguments'),
+        ("cohere_command4", '<|START_ACTION|>{"tool_name": "g", "tool_call_id": "a'),
+        ("gigachat3", '<|function_call|>{"name": "g", "arg'),
+    ],
+)
+@given(data=st.data())
+def test_a_stream_that_ends_in_a_key_after_the_name_reports_the_call(
+    fmt: str, text: str, data: st.DataObject
+) -> None:
+    # The name is known: the end of the stream cuts the call (incomplete), wherever in its
+    # object it falls; before, a key cut by the end was broken markup, and the call text.
+    items = items_of(fmt, text, data)
+    assert call_results(items) == [("g", {}, True)]
+    assert summary(items)[0] == ""
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [
+        ("hermes", '<tool_call>{"name": "g'),  # the name itself is cut: not a call
+        ("hermes", '<tool_call>{"arguments": {"a": 1}, "na'),
+        ("llama3_json", '{"name": "g", "para'),  # a bare block must show its arguments
+    ],
+)
+@given(data=st.data())
+def test_a_stream_that_ends_before_the_name_is_known_is_text(
+    fmt: str, text: str, data: st.DataObject
+) -> None:
+    assert items_of(fmt, text, data) == [("text", text)]
 
 
 # -- 6. deep nesting ------------------------------------------------------------------------------

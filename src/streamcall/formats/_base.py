@@ -23,8 +23,11 @@ A call's life, the same in every engine:
 
 Markup consumed while a block may still turn out not to be one is kept in ``_raw``;
 ``_release_raw`` makes it text, as written, when the block fails. After a block of calls,
-the blanks that follow are a gap (``_block_ended``, ``_skip_gap``): markup if another
-block or the end follows, text if other text does.
+the blanks that follow are a gap (``_block_ended``, ``_skip_gap``): text if other text
+follows, dropped at the end; before another block's opener they become that block's lead
+(``_lead``), markup once the block starts a call (``_start_call``) and text before its
+markup if it fails (``_release_raw``), the same rule as blanks between two calls of one
+block.
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ class ToolParser(FeedLoop):
         self._ids = UniqueIds()  # the ids given out in this stream
         self._raw: list[str] = []  # markup consumed that is text if its block fails
         self._gap: list[str] | None = None
+        self._lead = ""  # the gap before a block that may still fail: its text if it does
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
@@ -91,6 +95,7 @@ class ToolParser(FeedLoop):
         """Start a call: its ``ToolCallStart``, with a unique id. Returns its index."""
         index = self._calls
         self._calls = index + 1
+        self._lead = ""  # the blanks before this call's block were a gap between calls
         out.append(ToolCallStart(index, self._ids(call_id or f"{self.id_prefix}{index}"), name))
         return index
 
@@ -142,13 +147,13 @@ class ToolParser(FeedLoop):
     # -- markup and the gap between blocks -----------------------------------------------
 
     def _release_raw(self, out: list[Event]) -> None:
-        """The markup kept since the last decision is text after all: released as written."""
-        raw = self._raw
-        if raw:
-            text = "".join(raw)
-            raw.clear()
-            if text:
-                out.append(Text(text))
+        """The markup kept since the last decision is text after all: released as written,
+        after the gap that led to it (``_lead``)."""
+        text = self._lead + "".join(self._raw)
+        self._raw.clear()
+        self._lead = ""
+        if text:
+            out.append(Text(text))
 
     def _block_ended(self) -> None:
         """A block of calls closed: whitespace that follows is held as a possible gap."""
@@ -159,9 +164,10 @@ class ToolParser(FeedLoop):
     ) -> int:
         """Whitespace between two blocks of calls (or after the last) is markup, not text.
 
-        Called in text mode while a gap is open: the whitespace is swallowed if another
-        block follows, released as text if other text follows, and dropped at the end of
-        the stream. Returns the position of the first character after the whitespace.
+        Called in text mode while a gap is open: the whitespace is the lead of another
+        block that follows (``_lead``: markup if it holds a call, text with its markup if
+        it fails), released as text if other text follows, and dropped at the end of the
+        stream. Returns the position of the first character after the whitespace.
         """
         gap = self._gap
         assert gap is not None
@@ -171,6 +177,8 @@ class ToolParser(FeedLoop):
         if end == len(buf):
             return end
         if buf.startswith(tuple(starts), end):
+            # another block: the gap is markup if it holds a call, else text with it
+            self._lead = "".join(gap)
             self._gap = None
         elif final or not any(cut_marker(m, buf, end) for m in starts):
             if gap:

@@ -345,9 +345,18 @@ class HeaderJsonParser(ToolParser):
         if not final and self._between_partial.holds(buf, pos):
             return pos, True
         # Anything else ends the section (and a call still waiting for its closer, cut
-        # off); the whitespace before it is text.
+        # off). After its calls, the whitespace before it is a gap (``_skip_gap``: text if
+        # text follows, the next block's lead if one opens); before them, text.
         if self._closed_call is not None:
             self._end_closed_call(out, False)
+        if self._section_calls:
+            blanks = self._raw  # (only blanks since the last call's markup)
+            self._raw = []
+            self._block_ended()
+            assert self._gap is not None
+            self._gap.extend(blanks)
+            self._mode = TEXT
+            return pos, False
         return self._markup_to_text(out, pos)
 
     def _after_marker(self, marker: str, out: list[Event]) -> None:
@@ -424,7 +433,7 @@ class HeaderJsonParser(ToolParser):
             self._emit_args(out, self._index, self._args.push("{}", 0, True)[0])
             self._close_call(out, incomplete=True)
             return
-        if mode == AFTER:
+        if mode == AFTER and self._section_calls:
             if self._closed_call is not None:  # its closer never came
                 self._end_closed_call(out, False)
             text = "".join(self._raw) + rest

@@ -568,10 +568,14 @@ class JsonCallsParser(ToolParser):
 
     def _cut_string(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         """A key, name or id string at ``buf[pos]`` that does not close here: held while it
-        may still close (up to ``MAX_HEAD`` characters), else the markup breaks at it."""
+        may still close (up to ``MAX_HEAD`` characters), else the markup breaks at it. Cut
+        by the end of the stream, it is the end of the stream's (``_end_of_stream``: a call
+        whose name is known is reported)."""
         cut = _KEY_CUT.match(buf, pos)
-        if final or cut is None or cut.end() < len(buf) or len(buf) - pos > self.MAX_HEAD:
+        if cut is None or cut.end() < len(buf) or len(buf) - pos > self.MAX_HEAD:
             return self._broken(buf, pos, out)
+        if final:
+            return pos, True
         # It waits unread for a chunk with a quote, or past the bound (the feed loop's rule
         # 4), not re-read per chunk. (A bad escape in a chunk that has no quote breaks the
         # string there all the same, when it is next read: the result is one.)

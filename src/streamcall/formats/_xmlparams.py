@@ -300,7 +300,6 @@ class XmlParamsParser(ToolParser):
         self._raw = []
         self._gap = None
         self._delta.clear()
-        self._stem_gap = ""  # blanks before a stem, taken for a gap between blocks
         self._opener = ""  # the CALL_OPEN marker of the call whose header is read
         self._mode = TEXT
         self._in_block = False
@@ -434,24 +433,20 @@ class XmlParamsParser(ToolParser):
     # -- text, regions, blocks -----------------------------------------------------------------
 
     def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        blanks = self._gap  # blanks after a block, if the marker follows them directly
-        released = len(out)
         pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
         if marker is None:
             return pos, True
-        if len(out) > released:
-            blanks = None  # text came first: the blanks left with it, as text
         if marker in self.FRAMES:
-            return pos, False  # dropped (blanks after a block before it, as a gap)
+            self._lead = ""  # dropped, and the blanks after a block before it, as a gap
+            return pos, False
         if self.TEXT_REGION is not None and marker == self.TEXT_REGION[0]:
             # blanks after a block stay text: no block follows them
-            out.append(Text("".join(blanks) + marker if blanks else marker))
+            out.append(Text(self._lead + marker))
+            self._lead = ""
             self._mode = REGION
             return pos, False
         self._raw = [marker]
         if marker == self._stem:
-            # blanks after a block, dropped as a gap because a stem followed
-            self._stem_gap = "".join(blanks) if blanks else ""
             self._mode = SUFFIX
         elif marker == self.BLOCK_OPEN:
             self._open_block()
@@ -481,11 +476,8 @@ class XmlParamsParser(ToolParser):
         if m is None or m.group("close") is None or m.group("suffix") == ":":
             if m is not None and m.end() == len(buf) and not final:
                 return pos, True  # may still become a suffixed block opener
-            self._markup_to_text(out, pos, self._stem_gap)  # the stem (and blanks) are text
-            self._stem_gap = ""
-            return pos, False
+            return self._markup_to_text(out, pos)  # the stem (and the blanks before it) are text
         self._raw.append(m.group())
-        self._stem_gap = ""
         self._use_suffix(m.group("suffix") or "")
         self._open_block()
         return m.end(), False
@@ -1099,11 +1091,9 @@ class XmlParamsParser(ToolParser):
             out.append(Text(gap))
         return pos, False
 
-    def _markup_to_text(self, out: list[Event], pos: int, before: str = "", rest: str = "") -> Step:
-        """Malformed markup before a call started: ``before``, the markup kept and
-        ``rest`` are text; text again from ``pos``."""
-        if before:
-            self._raw.insert(0, before)
+    def _markup_to_text(self, out: list[Event], pos: int, rest: str = "") -> Step:
+        """Malformed markup before a call started: the markup kept and ``rest`` are text
+        (after the blanks before the block, ``_release_raw``); text again from ``pos``."""
         if rest:
             self._raw.append(rest)
         self._release_raw(out)
@@ -1113,8 +1103,7 @@ class XmlParamsParser(ToolParser):
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
         if mode == SUFFIX:
-            self._markup_to_text(out, 0, self._stem_gap, rest)
-            self._stem_gap = ""
+            self._markup_to_text(out, 0, rest=rest)
         elif mode == JSON_BLOCK:
             assert self._json_block is not None
             self._json_block._calls = self._calls

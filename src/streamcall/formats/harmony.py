@@ -48,7 +48,8 @@ Modes (``Mode``) and what each step reads::
 
 A terminator always ends the message, even inside a JSON string: in the token stream it
 is a special token, never content. The blanks after a call's message are a gap: markup
-if another message follows, text if other text does (``ToolParser._skip_gap``).
+if another message follows (its header whole), text if other text does, or a header that
+turns out to be text (``ToolParser._skip_gap``, ``_lead``).
 
 What it holds back: a partial Harmony token at the end of the buffer, and the header
 until it is decided (whole, at most ``MAX_HEADER`` characters: ``HeaderReader``). In
@@ -161,7 +162,8 @@ class HarmonyParser(ToolParser):
         if header is None:
             if end == pos:
                 return pos, True
-            out.append(Text(buf[pos:end]))  # not a header after all
+            self._raw = [buf[pos:end]]  # not a header after all: text (and the gap before it)
+            self._release_raw(out)
             self._mode = TEXT
             return end, False
         name = header.function
@@ -171,6 +173,7 @@ class HarmonyParser(ToolParser):
             self._body_kind = _VISIBLE
             self._mode = LEAD
         else:
+            self._lead = ""  # a message's frames are markup: so is the gap before them
             thought = header.recipient or header.channel == "analysis"
             self._body_kind = _THOUGHT if thought else _VISIBLE
             self._mode = BODY
@@ -289,7 +292,8 @@ class HarmonyParser(ToolParser):
             self._end_call(out, self._index, self._args, True, tail=rest)
             self._args = None
         elif rest:
-            out.append(Text(rest))
+            self._raw = [rest]
+            self._release_raw(out)  # (in a header: the gap before it too)
         self._raw = []
         self._mode = TEXT
 

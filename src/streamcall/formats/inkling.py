@@ -16,7 +16,9 @@ content. Text, invoke-text and tool-error bodies are visible text; a thinking bo
 those blocks and this parser never sees them); a tool body is read by the JSON-call engine
 (``_jsoncalls``), embedded, so its ``args`` stream verbatim. Markers are structural
 wherever they occur in text, and dropped (a KIND marker inside a text block switches the
-block's kind). A call is complete when its object closes (END may be the stop token that
+block's kind). The blanks after a message of calls (after its END) are a gap: markup
+before a marker and at the end of the stream, text with the text that follows. A call is
+complete when its object closes (END may be the stop token that
 servers strip); a cut one is reported incomplete at the end of the stream.
 
 Modes (``Mode``)::
@@ -101,6 +103,7 @@ class InklingParser(ToolParser):
         self._finder = MarkerFinder(MARKERS)
         self._partial = PartialMarkers(MARKERS)
         self._body: _ToolBody | None = None
+        self._call_ended = False  # a tool body held calls, and nothing has followed them yet
         self._mode = HEAD  # the prompt ended with <|message_model|>
         self._steps = (self._read_head, self._read_text, self._read_thought, self._read_call)
 
@@ -133,10 +136,17 @@ class InklingParser(ToolParser):
         return pos, False
 
     def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        released = len(out)
         pos, marker = self._text_until_marker(buf, pos, out, self._finder, final)
         if marker is None:
+            if len(out) > released:
+                self._call_ended = False
             return pos, True
+        after_call = self._call_ended and len(out) == released
+        self._call_ended = False
         self._enter(marker)
+        if after_call and marker in ENDS:
+            self._block_ended()  # a message of calls ended: the blanks after it are a gap
         return pos, False
 
     def _read_thought(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
@@ -154,11 +164,14 @@ class InklingParser(ToolParser):
         pos, hold = body.read_embedded_block(self, buf, pos, out, final)
         if not body._block_open:
             self._body = None
+            self._call_ended = body._block_calls > 0
             self._mode = TEXT
         return pos, hold
 
     def _enter(self, marker: str) -> None:
-        """What a marker starts (the module header's "by marker")."""
+        """What a marker starts (the module header's "by marker"). Markers are markup,
+        and so is the gap after a message of calls before one."""
+        self._lead = ""
         if marker == MESSAGE_MODEL:
             self._mode = HEAD
         elif marker == CONTENT_THINKING:

@@ -36,7 +36,9 @@ with ``atem:`` tags; one per stream, read anew at each tool channel): its steps 
 body in this parser's buffer as it arrives, and it is finished at the body's end. Calls
 stream while they are written; what is not ATEM (prose, junk after a call) is text. ATEM anywhere else (unframed, or echoed in reasoning or in the answer) is
 that message's text. Headers and terminators are markup and dropped; so is a stray
-terminator outside a message. Text before the first header is text.
+terminator outside a message. Text before the first header is text. The blanks after a
+message that held calls are a gap: markup before the next header and at the end of the
+stream, text with the text that follows (``ToolParser._skip_gap``).
 
 Values are JSON when they load, else the raw string (the checkpoint's ``x-parser: json``
 with ``allow_non_json``), kept byte-exact (no newline is stripped): untyped values
@@ -131,7 +133,7 @@ class MuseParser(ToolParser):
         "the framing as content). ATEM with no message framing is text, as SGLang has it "
         "(vLLM 0.33 makes a call of it); unframed text, and text between messages, is kept "
         "(vLLM skips text between messages, and 0.33's streaming path loses unframed "
-        "text). <|message|> always begins a message, its bare header the to=NAME before "
+        "text); blanks after a message of calls are markup, as after any call. <|message|> always begins a message, its bare header the to=NAME before "
         "it (vLLM ends a body at a bare header only when ATEM follows it). Text in a tool "
         "channel that is not ATEM (junk after a call, a body of prose) is text, not "
         'dropped. An untyped value is JSON when it starts as JSON does ({, [, ", - or a '
@@ -215,6 +217,10 @@ class MuseParser(ToolParser):
                     end = pos + atem._read(buf[pos:end], 0, out, False)
                 return end, True
         else:
+            if self._gap is not None:  # blanks after a tool message: markup unless text follows
+                pos = self._skip_gap(buf, pos, out, _NEXT_MESSAGE, final)
+                if pos == len(buf):
+                    return pos, True
             end, resume, marker, recipient = body_end(buf, pos, final)
         if end > pos:
             self._body_text(buf[pos:end] if pos or end < len(buf) else buf, out)
@@ -241,6 +247,8 @@ class MuseParser(ToolParser):
         return end, False
 
     def _begin_body(self, recipient: str) -> None:
+        self._gap = None  # another message: its frames are markup, and the gap before them
+        self._lead = ""
         kind = self.CHANNELS.kind(recipient)
         self._kind = kind
         if kind == TOOL:
@@ -255,6 +263,9 @@ class MuseParser(ToolParser):
     def _body_text(self, text: str, out: list[Event]) -> None:
         kind = self._kind
         if kind == TEXT:
+            if self._lead:  # the blanks after a tool message, before what is text after all
+                text = self._lead + text
+                self._lead = ""
             out.append(Text(text))
         elif kind == REASONING:
             out.append(Reasoning(text))
@@ -270,6 +281,8 @@ class MuseParser(ToolParser):
         atem = self._atem
         if atem is not None:
             out.extend(atem.finish())
+            if atem._calls > self._calls:
+                self._block_ended()  # a message of calls: the blanks after it are a gap
             self._calls = atem._calls
             self._atem = None
         self._kind = TEXT
@@ -300,6 +313,10 @@ class MuseParser(ToolParser):
             if value_plan(schema)[0] in (STRING, NULLABLE_STRING)
         }
 
+
+#: what may begin the next message after the blanks that follow a tool message (a header
+#: may also be bare: its recipient's ``to=``)
+_NEXT_MESSAGE = (START, MESSAGE, TO)
 
 #: the first characters of an untyped value that is read as JSON when it loads
 _READ_AS_JSON = AUTO_JSON_START | {'"'}

@@ -371,6 +371,11 @@ _INKLING_VISIBLE = r"<\|content_(?:text|invoke_tool_text|tool_error)\|>"
 _INKLING_HEADER = r"(?:(?:<\|message_model\|>|\A)[^\s<]{0,256})?"
 # the markers that end a thinking block and start the next one (kept for it)
 _INKLING_STARTS = r"<\|message_model\|>|<\|content_(?:thinking|invoke_tool_json)\|>"
+# any of its markers (each one is markup, and so are the blanks after a call before one)
+_INKLING_MARKER = (
+    r"<\|(?:message_model|end_message|content_(?:text|thinking|invoke_tool_json"
+    r"|invoke_tool_text|tool_error|model_end_sampling))\|>"
+)
 
 _COHERE = _json_list(
     "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
@@ -658,8 +663,10 @@ EXPORTED: dict[str, Exported] = {
                 },
                 "tool_calls": {
                     "open_pattern": _INKLING_HEADER + r"<\|content_invoke_tool_json\|>",
-                    # its end marker, or (zero-width) the next block's marker
-                    "close_pattern": f"{_INKLING_ENDS}|(?={_INKLING_STARTS}|{_INKLING_VISIBLE})",
+                    # its end marker (and the blanks after it, before a marker or the
+                    # end), or (zero-width) the next block's marker
+                    "close_pattern": _then_ws(f"(?:{_INKLING_ENDS})", _INKLING_MARKER)
+                    + f"|(?={_INKLING_STARTS}|{_INKLING_VISIBLE})",
                     "repeats": True,
                     "content": "json",
                     "transform": {
