@@ -15,8 +15,9 @@ and the target goes on for the rest of its time. The end prints, per target, the
 tried, the inputs that failed and the distinct failures, and writes the same as
 ``<crashes>/summary.json``. The exit status is 1 if anything failed.
 
-Every run also appends a line to the ledger (``fuzz/ledger.jsonl``, kept, not committed):
-the target, the commit, the inputs, the failures, how long it ran clean at the end, and the
+Every run also appends a line to the ledger (``fuzz/ledger.jsonl``, committed: a campaign
+is longer than one sitting, and a new checkout must know which runs still count): the
+target, the commit, the inputs, the failures, how long it ran clean at the end, and the
 fingerprint of the code it tested (``fuzz.fingerprint``: a digest per function the corpus
 reaches). ``--status`` reads it: a target counts when its newest run clean for ``--time``
 seconds tested code that is still the same, function by function; otherwise it names what
