@@ -158,3 +158,24 @@ def test_defaults_and_cached_functions_are_covered() -> None:
     fp.load()
     index = fp.Index()
     assert "streamcall.text.markers._finder_re" in index.by_key
+
+
+def test_the_committed_ledger_reads() -> None:
+    """The ledger is committed (a campaign is longer than one sitting): every line names a
+    target that exists and holds what ``--status`` reads."""
+    from fuzz.__main__ import HERE, read_ledger
+    from fuzz.targets import target_names
+
+    names = set(target_names())
+    for n, run in enumerate(read_ledger(HERE / "ledger.jsonl"), 1):
+        where = f"fuzz/ledger.jsonl line {n}"
+        assert run["target"] in names, where
+        assert re.fullmatch(r"[0-9a-f]{40}", run["commit"]), where
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", run["when"]), where
+        assert isinstance(run["dirty"], bool), where
+        assert run["inputs"] >= 0 and run["failures"] >= 0 and run["clean_last_s"] >= 0, where
+        if "fingerprint" in run:
+            assert run["fingerprint"]["target"] == run["target"], where
+            assert run["fingerprint"]["digests"], where
+        else:
+            assert run["fingerprint_error"], where
