@@ -508,6 +508,23 @@ def test_a_call_header_longer_than_a_held_one_is_text(fmt: str, data: st.DataObj
     assert items_of(fmt, text, data) == [("text", text)]
 
 
+@pytest.mark.parametrize("length", [10, 255, 256, 257, 300, 600])
+@given(data=st.data())
+def test_functionary_a_long_header_before_a_python_tag(length: int, data: st.DataObject) -> None:
+    """Fuzzed (functionary_v3_1): a header is malformed at its ``MAX_HEADER + 1``-th
+    character, and text is read again from there, however the stream is chunked (one
+    character at a time the python tag after a long header was a call, whole it was
+    swallowed by the header, up to its ``>``). A raw-code marker interrupts a header as
+    every other marker does, so the tag opens its call after a short header too."""
+    head = "<function=g" + "8" * length + " hi "
+    items = items_of("functionary_v3_1", head + "<|python_tag|>print(1)", data)
+    assert items == [("text", head), ("call", Call(0, "call_0", "python", '{"code": "print(1)"}'))]
+    # the minimised input: bad bytes (U+FFFD) and NULs in the header, the tag last
+    fuzzed = "<function=g8" + "\ufffd" * 300 + "\x00" * 40 + "8hi <|python_tag|>"
+    items = items_of("functionary_v3_1", fuzzed, data)
+    assert items == [("text", fuzzed[:-14]), ("call", Call(0, "call_0", "python", '{"code": ""}'))]
+
+
 def _renders(fmt: str) -> bool:
     try:
         parser_class(fmt).render([("f", {"a": 1})])

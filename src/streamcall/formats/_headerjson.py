@@ -79,9 +79,10 @@ argument object cut by one ends ``incomplete`` and parsing goes on with the mark
 What it holds back: a partial marker at the end of the buffer (every mode), a token of
 the arguments that may still grow, and a small member of the arguments cut by the chunk,
 whole (at most 64 characters: ``ArgsStreamer.push_more``). The header itself is kept in
-state (``_header_parts``, and in ``_raw`` as markup), bounded by ``MAX_HEADER``; past
-that, or when a marker interrupts it, the header is malformed and the markup consumed
-since the last complete call is released as text. Whitespace between calls in a section
+state (``_header_parts``, and in ``_raw`` as markup), bounded by ``MAX_HEADER``: at its
+``MAX_HEADER + 1``-th character, or when a marker (a RAW_START too) interrupts it, the
+header is malformed, the markup consumed since the last complete call is released as
+text, and text is read again from that point, however the stream was chunked. Whitespace between calls in a section
 is markup; anything else there ends the section and is text. At end of stream a call
 whose header was complete is reported (arguments closed, ``incomplete``); an unfinished
 header is text.
@@ -168,7 +169,8 @@ class HeaderJsonParser(ToolParser):
             cls.SECTION_START + call_start + tuple(m for m in (cls.SECTION_END, cls.CALL_END) if m)
         )
         ends = cls.HEADER_END + (("{",) if cls.HEADER_BRACE else ())
-        self._header_finder = MarkerFinder(ends + tuple(m for m in interrupts if m not in ends))
+        cuts = interrupts + cls.RAW_START  # a raw-code marker opens raw code, in a header too
+        self._header_finder = MarkerFinder(ends + tuple(m for m in cuts if m not in ends))
         self._header_ends = frozenset(ends)
         stop = cls.STOP if cls.STOP is not None else interrupts
         self._stops = StopMarkers(stop) if stop else None
@@ -239,12 +241,15 @@ class HeaderJsonParser(ToolParser):
 
     def _read_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         end, resume, marker = self._header_finder.take(buf, pos, final)
+        room = self.MAX_HEADER + 1 - self._header_len
+        if end - pos >= room:  # too long: malformed at its (MAX_HEADER + 1)th character,
+            cut = pos + room  # wherever the chunks end, and text is read again from there
+            self._raw.append(buf[pos:cut])
+            return self._markup_to_text(out, cut)
         if end > pos:
             self._header_parts.append(buf[pos:end])
             self._raw.append(buf[pos:end])
             self._header_len += end - pos
-        if self._header_len > self.MAX_HEADER:
-            return self._markup_to_text(out, end)
         if marker is None:
             return end, True  # a partial marker (or nothing) is left: held
         if marker not in self._header_ends:  # interrupted by another marker
