@@ -82,10 +82,10 @@ whole (at most 64 characters: ``ArgsStreamer.push_more``). The header itself is 
 state (``_header_parts``, and in ``_raw`` as markup), bounded by ``MAX_HEADER``: at its
 ``MAX_HEADER + 1``-th character, or when a marker (a RAW_START too) interrupts it, the
 header is malformed, the markup consumed since the last complete call is released as
-text, and text is read again from that point, however the stream was chunked. Whitespace between calls in a section
-is markup; anything else there ends the section and is text. At end of stream a call
-whose header was complete is reported (arguments closed, ``incomplete``); an unfinished
-header is text.
+text, and text is read again from that point, however the stream was chunked.
+Whitespace between calls in a section is markup; anything else there ends the section
+and is text. At end of stream a call whose header was complete is reported (arguments
+closed, ``incomplete``); an unfinished header is text.
 
 Model-made call ids are used as they are, made unique within the stream if the model
 repeats one (``id~2``: ``ToolParser._start_call``).
