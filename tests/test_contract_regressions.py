@@ -525,6 +525,42 @@ def test_functionary_a_long_header_before_a_python_tag(length: int, data: st.Dat
     assert items == [("text", fuzzed[:-14]), ("call", Call(0, "call_0", "python", '{"code": ""}'))]
 
 
+# (found by the campaign, mimo: the blanks after a call, before a block with a JSON body
+# that fails, were released later, in front of the next markup that failed, and not where
+# the model wrote them; the XML engine (Qwen3-Coder, MiMo, dots) and the pythonic one
+# (LFM2) hand such a body to the JSON-call engine, and the gap stayed behind)
+
+JSON_BODY_OPENERS = [
+    ("mimo", "<tool_call>"),
+    ("qwen3_coder", "<tool_call>"),
+    ("qwen3_xml", "<tool_call>"),
+    ("dots", "<dots_function_call>"),
+    ("lfm2", "<|tool_call_start|>["),
+]
+
+
+@pytest.mark.parametrize(("fmt", "opener"), JSON_BODY_OPENERS)
+@pytest.mark.parametrize("after", ["", "\\", "<tool_call>", "<|tool_call_start|>", "y"])
+@given(data=st.data())
+def test_the_gap_before_a_json_body_that_fails_is_text_in_its_place(
+    fmt: str, opener: str, after: str, data: st.DataObject
+) -> None:
+    """A call, blanks, then a block whose JSON body breaks: the blanks are text, in front of
+    that block's markup (as Hermes releases them), in every chunking."""
+    call = f'{opener}{{"name":"f","arguments":{{}}}}'
+    call += "]<|tool_call_end|>" if fmt == "lfm2" else opener.replace("<", "</")
+    failed = f"{opener}{{x{after}"
+    items = items_of(fmt, call + "\n " + failed, data)
+    assert items == [("call", Call(0, "call_0", "f", "{}")), ("text", "\n " + failed)]
+    # the minimised input (one character at a time it was the same: the order was wrong)
+    fuzzed = '<tool_call>{"name":"","":{}}</tool_call>\n<tool_call>{\\<tool_call>'
+    if fmt == "mimo":
+        assert items_of(fmt, fuzzed, data) == [
+            ("call", Call(0, "call_0", "", "{}")),
+            ("text", "\n<tool_call>{\\<tool_call>"),
+        ]
+
+
 def _renders(fmt: str) -> bool:
     try:
         parser_class(fmt).render([("f", {"a": 1})])

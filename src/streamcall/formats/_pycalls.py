@@ -224,6 +224,7 @@ class PythonicCallsParser(ToolParser):
         if c == "{" and self.JSON_BODY and self._block_calls == 0:
             body = _JsonBody(self.tools, id_prefix=self.id_prefix)
             body._open_block(self._raw, bare=False)
+            body._lead, self._lead = self._lead, ""  # the gap before it goes with its markup
             body._in_array = self._bracketed
             body._end = end_marker
             self._json = body

@@ -499,6 +499,7 @@ class XmlParamsParser(ToolParser):
             block = _JsonBlock(self.tools, id_prefix=self.id_prefix)
             block._open_block(self._raw, bare=False)
             block._end = self.BLOCK_CLOSE  # the block's own closer
+            block._lead, self._lead = self._lead, ""  # the gap before it goes with its markup
             self._json_block = block
             self._raw = []
             self._mode = JSON_BLOCK
