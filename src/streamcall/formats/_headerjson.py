@@ -60,7 +60,8 @@ Modes (``Mode``) and what each step reads::
     ARGS    the object, verbatim                    AFTER     ToolCallArgs; ToolCallEnd
                                                               (no CALL_END in the grammar)
             ... cut by a STOP marker, or broken     AFTER     ToolCallEnd incomplete
-    AFTER   blanks, ARGS_SUFFIX, CALL_END           AFTER     ToolCallEnd (the closed call)
+    AFTER   blanks, ARGS_SUFFIX, CALL_END (once     AFTER     ToolCallEnd (the closed call)
+            each, in order, after a call)
             CALL_START, a repeated SECTION_START    HEADER    ToolCallEnd incomplete (idem)
             SECTION_END                             TEXT      ToolCallEnd (idem)
             anything else                           TEXT      ToolCallEnd incomplete; Text
@@ -187,6 +188,7 @@ class HeaderJsonParser(ToolParser):
         self._header_parts: list[str] = []
         self._header_len = 0
         self._section_calls = 0
+        self._closers = 0
         self._name = ""
         self._call_id: str | None = None
         self._index = -1
@@ -333,6 +335,7 @@ class HeaderJsonParser(ToolParser):
         self._args = None
         self._index = -1
         self._section_calls += 1
+        self._closers = 0  # the last of its closers seen: 1 ARGS_SUFFIX, 2 CALL_END
         self._raw = []
         self._mode = AFTER
 
@@ -345,10 +348,13 @@ class HeaderJsonParser(ToolParser):
             return pos, True
         for marker in self._between_markers:
             if buf.startswith(marker, pos):
+                if self._closes_again(marker):
+                    break  # not markup: text, below
                 self._after_marker(marker, out)
                 return pos + len(marker), False
-        if not final and self._between_partial.holds(buf, pos):
-            return pos, True
+        else:
+            if not final and self._between_partial.holds(buf, pos):
+                return pos, True
         # Anything else ends the section (and a call still waiting for its closer, cut
         # off). After its calls, the whitespace before it is a gap (``_skip_gap``: text if
         # text follows, the next block's lead if one opens); before them, text.
@@ -363,6 +369,20 @@ class HeaderJsonParser(ToolParser):
             self._mode = TEXT
             return pos, False
         return self._markup_to_text(out, pos)
+
+    def _closes_again(self, marker: str) -> bool:
+        """Whether ``marker`` is a closer the last call cannot take: its ARGS_SUFFIX and
+        CALL_END come once each, in that order, and only after a call."""
+        if marker == self.ARGS_SUFFIX:
+            rank = 1
+        elif marker == self.CALL_END:
+            rank = 2
+        else:
+            return False
+        if not self._section_calls or self._closers >= rank:
+            return True
+        self._closers = rank
+        return False
 
     def _after_marker(self, marker: str, out: list[Event]) -> None:
         """A marker between calls: it ends the call waiting for its closer, or the
@@ -381,10 +401,8 @@ class HeaderJsonParser(ToolParser):
         elif marker == self.CALL_START or marker in self.SECTION_START:
             self._raw.append(marker)
             self._start_header()
-        elif self._section_calls:  # a suffix or call end: markup of the last call
+        else:  # the last call's suffix or closer (``_closes_again``): its markup
             self._raw = []
-        else:
-            self._raw.append(marker)
 
     def _end_closed_call(self, out: list[Event], complete: bool) -> None:
         assert self._closed_call is not None

@@ -3,8 +3,8 @@
 Grammar (configured per format by class attributes)::
 
     output  := (text | block)*
-    block   := START ws* ( calls | '[' ws* calls? ws* ']' ) ws* END?
-    calls   := call (ws* SEP? ws* call)*
+    block   := START ws* ( calls | '[' ws* calls ws* ']' ) ws* END?
+    calls   := call (ws* SEP? ws* call)* (ws* SEP)?       # SEP: one, or a repeated START
     call    := '{' member (',' member)* '}'            # any key order
     member  := NAME_KEY ':' string                     # the function name
              | ARGS_KEY ':' (object | string | null)   # object: streamed verbatim
@@ -15,7 +15,7 @@ Modes (``Mode``) and what each step reads::
 
     mode         reads                                  next          emits
     TEXT         text up to START (or a bare '{' '[')   BODY          Text
-    BODY         blanks, '[', ']', SEP, START again     BODY          ToolCallEnd (the last call)
+    BODY         blanks, '[', ']', one SEP or START     BODY          ToolCallEnd (the last call)
                  '{'                                    OPEN          ToolCallEnd (the last call)
                  END, or anything else                  TEXT          ToolCallEnd; Text if no call
     OPEN, KEY    a key (OPEN also '}': no members)      COLON, or VALUE with its ':'
@@ -197,6 +197,7 @@ class JsonCallsParser(ToolParser):
         self._mode = TEXT
         self._block_calls = 0
         self._in_array = False
+        self._sep_seen = False  # a separator since the block's last call
         # A call whose object closed, waiting for what proves it ended (see the module
         # header): (index, arguments, cut, text after the object in string arguments).
         self._closed: tuple[int, str, bool, str] | None = None
@@ -298,29 +299,33 @@ class JsonCallsParser(ToolParser):
             self._in_array = True
             self._raw.append("[")
             return pos + 1, False
-        if self._in_array and c == "]":
+        if self._in_array and c == "]" and self._block_calls:
+            # closing markup of calls that completed: never text (an empty list is no
+            # markup: it ends the block below, as text)
             self._in_array = False
-            if not self._block_calls:
-                self._raw.append("]")
-            else:  # closing markup of calls that completed: never text
-                self._raw = []
-                if self._closed is not None and not self._end_required():
-                    self._settle(out, True)  # the list was the block: its end ends the call
-                if end_marker is None:
-                    self._mode = TEXT
-                    self._block_ended()
+            self._raw = []
+            if self._closed is not None and not self._end_required():
+                self._settle(out, True)  # the list was the block: its end ends the call
+            if end_marker is None:
+                self._mode = TEXT
+                self._block_ended()
             return pos + 1, False
-        if self._block_calls and (c in self.SEPARATORS or (c == "," and self._in_array)):
+        # Between calls: blanks and one separator (a SEP, or START where it repeats); a
+        # second one is not markup, and ends the block below.
+        sep_due = self._block_calls > 0 and not self._sep_seen
+        if sep_due and (c in self.SEPARATORS or (c == "," and self._in_array)):
             if self._closed is not None:
                 self._settle(out, True)
             self._raw.append(c)
+            self._sep_seen = True
             return pos + 1, False
-        if self.REPEAT_START and self._block_calls and not self._in_array:
+        if self.REPEAT_START and sep_due and not self._in_array:
             for marker in self.START:
                 if buf.startswith(marker, pos):
                     if self._closed is not None:
                         self._settle(out, True)
                     self._raw.append(marker)
+                    self._sep_seen = True
                     return pos + len(marker), False
             if not final and partial_marker_len(buf, self.START, pos) == n - pos:
                 return pos, True
@@ -653,6 +658,7 @@ class JsonCallsParser(ToolParser):
             self._settle(out, True)  # no closer to wait for: the object's end is the call's
         self._block_calls += 1
         self._raw.clear()
+        self._sep_seen = False
         self._reset_object()
         self._mode = BODY
         return True
