@@ -161,7 +161,9 @@ class Refuse:
 
 
 @pytest.mark.parametrize("cls", PARSERS, ids=ids)
-def test_the_fast_read_is_on_and_taken(cls: type[ToolParser]) -> None:
+def test_the_fast_read_is_on_and_taken(
+    cls: type[ToolParser], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """It measured faster (docs/performance.md), so it is on by default: a chunk of
     arguments in which no stop marker can begin is read without the marker search; with
     the switch off the search runs."""
@@ -172,7 +174,7 @@ def test_the_fast_read_is_on_and_taken(cls: type[ToolParser]) -> None:
     assert parser._mode == _headerjson.ARGS  # type: ignore[attr-defined]
     stops = parser._stops  # type: ignore[attr-defined]
     assert stops.lead in ("<｜", "<|", "[T")  # every stop marker starts with it
-    stops.finder = Refuse()
+    monkeypatch.setattr(stops, "finder", Refuse())  # (one per class: put back after)
     assert parser.feed("vvvvvvv") == [ToolCallArgs(0, "vvvvvvv")]
     with fast.reference(), pytest.raises(AssertionError, match="marker search ran"):
         parser.feed("vvvvvvv")
