@@ -73,6 +73,11 @@ Options for the formats that need them (all off by default):
   event is never delayed for a key that may not come). A non-string or empty id is
   skipped. Ids are unique within the stream: a repeat gets a ``~2``, ``~3`` ... suffix.
 
+Between calls, the markup comes once: a second separator, a START repeated twice, or an
+empty list is not markup and ends the block (text from there). Two lenient forms stay
+markup: a separator before the block's END or the list's ``]``, and a list that END cuts
+before its ``]``.
+
 A call starts (``ToolCallStart``) once its name is known and its arguments have shown a
 valid first character, so a call whose arguments turn out to be ``42`` never starts and
 degrades to text whole. Arguments written before the name are held until the name comes.
