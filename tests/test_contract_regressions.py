@@ -742,6 +742,29 @@ def test_no_python_keyword_is_longer_than_a_held_one(fmt: str) -> None:
                 assert json.loads(calls[0].arguments) == {key: 1, "b": 2}
 
 
+# (found by the campaign, pythonic: whether a quote closes its string is decided by what
+# follows it, at most 256 characters of it; blanks that ran past that window were read to
+# their end when the text was whole, but a chunk that ended past the window decided at once)
+
+# the minimised input: a '' string, then 257 blanks (a CR, tabs and U+001F, a blank to ``\s``)
+_PAST_THE_WINDOW = "[f(y=''\r" + "\t" * 219 + "\x1f" * 13 + "\t" * 17 + "\x1f" * 6 + " e"
+
+
+@pytest.mark.parametrize("fmt", PYTHONIC_FORMATS)
+def test_a_quote_closes_its_string_past_the_lookahead_window(fmt: str) -> None:
+    start = parser_class(fmt).render([("f", {"y": ""})]).split("f(y=")[0] + "f(y="
+    for blanks in (250, 255, 256, 257, 300):
+        for after in (" e", "\x1f e", ")]", "x')]"):
+            text = start + "''" + " " * blanks + after
+            testing.check_chunkings(lambda: tool_parser(fmt), text)
+    items = testing.check_chunkings(lambda: tool_parser("pythonic"), _PAST_THE_WINDOW)
+    assert items == [("call", Call(0, "call_0", "f", '{"y":""}', True)), ("text", "e")]
+    # within the window, what follows decides: junk there makes the quote content
+    text = "[f(y='a' " + " " * 200 + "x')]"
+    items = testing.check_chunkings(lambda: tool_parser("pythonic"), text)
+    assert call_results(items) == [("f", {"y": "a' " + " " * 200 + "x"}, False)]
+
+
 @pytest.mark.parametrize("fmt", ["gemma4", "functiongemma"])
 def test_no_gemma_key_is_longer_than_a_held_one(fmt: str) -> None:
     """Gemma 4's keys, bare and quoted (blanks before the ':'), around the fast read's bound

@@ -27,7 +27,9 @@ follows can continue the call (``,``, ``:`` after a dict key, the closers of the
 containers, then, after the call's ``)``, ``]`` in a list, or outside one a marker's
 ``<`` or the next call's name). Otherwise it is content, so ``command='sed -n '1,9p'
 f.py'`` reads as one string (vLLM's lfm2 suite). The check looks at most 256 characters
-ahead; valid Python always closes at the first unescaped quote.
+ahead: a quote followed by more blanks and closers than that closes its string, whatever
+comes after them and wherever a chunk ends; valid Python always closes at the first
+unescaped quote.
 
 What it holds back: a keyword until its ``=``, while at most ``max_keyword`` characters
 (a keyword and its ``=`` that span ``max_keyword`` or more are no keyword, however they
@@ -714,8 +716,12 @@ class PythonArgs:
         level = top
         while True:
             i = _BLANKS.match(buf, i).end()  # type: ignore[union-attr]
+            if i - start > _LOOKAHEAD:
+                # past the window the quote closes, whether or not the text goes on: the
+                # verdict depends on the window alone, never on where a chunk ended
+                return 1
             if i == n:
-                return 1 if final or i - start > _LOOKAHEAD else -1
+                return 1 if final else -1
             c = buf[i]
             if c == ",":
                 return 1
