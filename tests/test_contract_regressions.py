@@ -765,6 +765,15 @@ def test_a_quote_closes_its_string_past_the_lookahead_window(fmt: str) -> None:
     assert call_results(items) == [("f", {"y": "a' " + " " * 200 + "x"}, False)]
 
 
+@given(data=st.data())
+def test_the_minimised_past_the_window_input_in_random_chunkings(data: st.DataObject) -> None:
+    # the same input at random cuts too, through the whole contract check
+    assert items_of("pythonic", _PAST_THE_WINDOW, data) == [
+        ("call", Call(0, "call_0", "f", '{"y":""}', True)),
+        ("text", "e"),
+    ]
+
+
 @pytest.mark.parametrize("fmt", ["gemma4", "functiongemma"])
 def test_no_gemma_key_is_longer_than_a_held_one(fmt: str) -> None:
     """Gemma 4's keys, bare and quoted (blanks before the ':'), around the fast read's bound
