@@ -774,6 +774,45 @@ def test_the_minimised_past_the_window_input_in_random_chunkings(data: st.DataOb
     ]
 
 
+# (found by the campaign, step3: blanks after a call that a chunk ended on were held as the
+# block's raw markup, and a wrapper between calls after them (``<｜tool_call_end｜>``) left
+# them there, so junk later in the block was released with a blank the whole text dropped)
+
+_STEP3_CALL = '<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="g">'
+_STEP3_MINIMISED = (
+    "<｜tool_calls_begin｜>" + _STEP3_CALL + '<steptml:parameter name=""></steptml:invoke>'
+    " <｜tool_call_end｜>｜"
+)
+
+
+@pytest.mark.parametrize("blanks", [" ", "\n", " \t\n "])
+@pytest.mark.parametrize(
+    ("after", "text_after"),
+    [
+        ("x", "x"),  # junk in the block: text, without the blanks before the wrapper
+        (" x", " x"),  # blanks before junk are text again, with it
+        ("<｜tool_calls_end｜>x", "x"),
+        (_STEP3_CALL + "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>", ""),
+    ],
+)
+def test_step3_blanks_before_a_wrapper_between_calls_are_markup(
+    blanks: str, after: str, text_after: str
+) -> None:
+    text = (
+        "<｜tool_calls_begin｜>" + _STEP3_CALL + "</steptml:invoke>"
+        f"{blanks}<｜tool_call_end｜>{after}"
+    )
+    items = testing.check_chunkings(lambda: tool_parser("step3"), text)
+    calls = 2 if _STEP3_CALL in after else 1
+    assert call_results(items) == [("g", {}, False)] * calls
+    assert summary(items)[0] == text_after
+
+
+def test_step3_the_minimised_input() -> None:
+    items = testing.check_chunkings(lambda: tool_parser("step3"), _STEP3_MINIMISED)
+    assert items == [("call", Call(0, "call_0", "g", '{"":""}', False)), ("text", "｜")]
+
+
 @pytest.mark.parametrize("fmt", ["gemma4", "functiongemma"])
 def test_no_gemma_key_is_longer_than_a_held_one(fmt: str) -> None:
     """Gemma 4's keys, bare and quoted (blanks before the ':'), around the fast read's bound

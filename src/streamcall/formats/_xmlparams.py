@@ -523,6 +523,8 @@ class XmlParamsParser(ToolParser):
             return self._markup_to_text(out, pos)
         if first or marker in self.CALL_OPEN:
             self._raw.append(buf[pos : ws + len(marker)])
+        else:  # a wrapper or the end: markup, with the blanks before it (held ones too)
+            self._raw = []
         if marker == self.BLOCK_CLOSE:
             if first:
                 self._release_raw(out)
