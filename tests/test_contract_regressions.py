@@ -37,7 +37,7 @@ from streamcall.formats.registry import formats as registry_formats
 from streamcall.formats.registry import parser_class
 from streamcall.partial.incremental import MAX_DEPTH
 from streamcall.text import fast
-from support import call_results, check_contract, count_steps, summary
+from support import call_results, check_contract, count_steps, renders, summary
 
 Call = testing.Call
 
@@ -664,17 +664,9 @@ def test_junk_between_calls_is_text(
     assert items_of(fmt, text, data) == expected
 
 
-def _renders(fmt: str) -> bool:
-    try:
-        parser_class(fmt).render([("f", {"a": 1})])
-    except NotImplementedError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize(
     "fmt",
-    [n for n in streamcall.formats() if _renders(n) and not testing.markup_of(tool_parser(n))],
+    [n for n in streamcall.formats() if renders(n) and not testing.markup_of(tool_parser(n))],
 )
 def test_the_end_of_a_call_written_again_is_text(fmt: str) -> None:
     """Every format (but those whose frames are markup outside calls: Harmony, Muse,
@@ -690,7 +682,7 @@ def test_the_end_of_a_call_written_again_is_text(fmt: str) -> None:
                 assert "".join(parsed.content.split()) == "".join(tail.split()), tail
 
 
-@pytest.mark.parametrize("fmt", [n for n in streamcall.formats() if _renders(n)])
+@pytest.mark.parametrize("fmt", [n for n in streamcall.formats() if renders(n)])
 def test_no_call_name_is_longer_than_a_held_header(fmt: str) -> None:
     """Every format, a call's name around and past the length a header is held for where
     a name is read as a header (``MAX_HEADER``, ``MAX_HEAD``: 256 or 512): one result in
@@ -919,7 +911,7 @@ def test_generic_json_the_response_is_given_decoded(text: str, expected: list[ob
     assert testing.check_contract(lambda: tool_parser("generic_json"), text) == expected
 
 
-@pytest.mark.parametrize("fmt", [n for n in streamcall.formats() if _renders(n)])
+@pytest.mark.parametrize("fmt", [n for n in streamcall.formats() if renders(n)])
 def test_a_run_of_blanks_in_markup_is_one_result_in_every_chunking(fmt: str) -> None:
     """Every format, 300 blanks or newlines at each markup position of two rendered calls
     (past the 256 a header is held for): one result whole, 1-char and 7-char. (The time

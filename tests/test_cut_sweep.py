@@ -29,19 +29,12 @@ import streamcall
 from streamcall import reasoning_parser, testing, tool_parser
 from streamcall.formats.registry import parser_class
 from streamcall.reasoning import reasoning_formats, reasoning_spec
+from support import renders
 
 _INSERTS = (" ", "\n", "x", " x", "\n x", " <", "\t\n", " }", " >", "<")
 _AFTER_MARKUP = frozenset(">|]})\n")
 _BEFORE_MARKUP = frozenset("<[{(")
 _REACH = 40  # characters past an insertion that a cut is tried at
-
-
-def _renders(fmt: str) -> bool:
-    try:
-        parser_class(fmt).render([("f", {"a": 1})])
-    except NotImplementedError:
-        return False
-    return True
 
 
 def _first_cut_that_differs(
@@ -76,7 +69,7 @@ def _tool_cases(rendered: str) -> Iterator[tuple[str, range]]:
                     yield text, range(k - 2, k + len(blanks) + 3)
 
 
-@pytest.mark.parametrize("fmt", [n for n in streamcall.formats() if _renders(n)])
+@pytest.mark.parametrize("fmt", [n for n in streamcall.formats() if renders(n)])
 def test_every_cut_near_a_markup_boundary_gives_the_whole_result(fmt: str) -> None:
     rendered = parser_class(fmt).render([("f", {"a": 1}), ("g", {"b": "x y"})])
     for text, cuts in _tool_cases(rendered):
