@@ -8,12 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fuzz.sweep import renders  # noqa: F401  (re-exported: the tests that render calls)
 from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.events import Event, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats._base import Tools
-from streamcall.formats.registry import parse_tool_calls, parser_class, tool_parser
+from streamcall.formats.registry import parse_tool_calls, tool_parser
 
 
 def random_chunkings(data: st.DataObject, text: str, count: int = 3) -> list[list[str]]:
@@ -506,12 +507,3 @@ def count_steps(parser: Any) -> list[int]:
 
     parser._steps = [counting(s) for s in parser._steps]
     return count
-
-
-def renders(fmt: str) -> bool:
-    """Whether a tool-call format can render calls (``hf`` needs a template to)."""
-    try:
-        parser_class(fmt).render([("f", {"a": 1})])
-    except NotImplementedError:
-        return False
-    return True
