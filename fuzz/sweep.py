@@ -166,13 +166,9 @@ def tool_differences(fmt: str, *, wide: bool = False, limit: int = 1) -> list[Di
     """Up to ``limit`` cut texts of the tool-call format ``fmt`` that differ."""
     call_lists = (NARROW_CALLS, *WIDE_CALLS) if wide else (NARROW_CALLS,)
     found: list[Difference] = []
-    seen: set[str] = set()
     for calls in call_lists:
         rendered = parser_class(fmt).render(list(calls))
         for text, cuts in tool_cases(rendered, wide=wide):
-            if text in seen:
-                continue
-            seen.add(text)
             diff = first_difference(f"tool:{fmt}", lambda: tool_parser(fmt), text, cuts)
             if diff is not None:
                 found.append(diff)
