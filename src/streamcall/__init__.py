@@ -85,12 +85,14 @@ from streamcall.stream import StreamParser
 # --- reading the checkpoint: which formats it writes ----------------------------------
 # isort: split
 from streamcall.detect import Detected, detect
+from streamcall.prompt import ChatTemplate, TemplateError, load_chat_template, render_prompt
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CallView",
     "ChatAccumulator",
+    "ChatTemplate",
     "ChunkDelta",
     "ChunkError",
     "Detected",
@@ -110,6 +112,7 @@ __all__ = [
     "StreamError",
     "StreamParser",
     "StringAppend",
+    "TemplateError",
     "Text",
     "ToolCall",
     "ToolCallArgs",
@@ -125,6 +128,7 @@ __all__ = [
     "detect",
     "format_for_model",
     "formats",
+    "load_chat_template",
     "load_response_template",
     "output_parser",
     "parse_output",
@@ -135,6 +139,7 @@ __all__ = [
     "reasoning_format_for_model",
     "reasoning_formats",
     "reasoning_parser",
+    "render_prompt",
     "repair_json",
     "response_parser",
     "response_template_for",

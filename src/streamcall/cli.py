@@ -778,6 +778,66 @@ def _cmd_detect(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- render ------------------------------------------------------------------------------
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from streamcall.prompt import Prompter, TemplateError, family_for, load_chat_template
+
+    raw = sys.stdin.read() if args.request == "-" else _read_file(args.request)
+    try:
+        body = json.loads(raw)
+    except ValueError as exc:
+        raise CLIError(f"{args.request}: not a JSON chat request ({exc})") from None
+    if isinstance(body, list):  # a bare list of messages
+        body = {"messages": body}
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        raise CLIError(f"{args.request}: expected a chat request with a 'messages' list")
+    if args.model is not None:
+        body["model"] = args.model
+    if args.tools is not None:
+        try:
+            body["tools"] = json.loads(_read_file(args.tools))
+        except ValueError as exc:
+            raise CLIError(f"{args.tools}: not a JSON tools list ({exc})") from None
+    for item in args.kwarg or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise CLIError(f"--kwarg {item!r}: expected NAME=JSON, e.g. enable_thinking=false")
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
+        body.setdefault("chat_template_kwargs", {})[key] = parsed
+    try:
+        if args.model_dir is not None or args.template is not None:
+            template = load_chat_template(args.model_dir or args.template)
+            prompter = Prompter(template=template, format=args.format)
+        else:
+            if args.format is not None and family_for(args.format) is None:
+                raise CLIError(
+                    f"streamcall ships no chat template for {args.format!r}: give --model-dir "
+                    "or --template"
+                )
+            prompter = Prompter(format=args.format)
+        prompt = prompter.prompt(body)
+    except (TemplateError, ValueError, OSError) as exc:
+        raise CLIError(str(exc)) from None
+    if args.json:
+        row = {"prompt": prompt.text, "stop": list(prompt.stop), "template": prompt.source}
+        _write(json.dumps(row, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _write(prompt.text)
+    return 0
+
+
+def _read_file(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
 # --- serve -------------------------------------------------------------------------------
 
 
@@ -801,6 +861,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise CLIError(f"unknown tool-call format {args.format!r}; see `streamcall formats`")
     if args.workers < 1:
         raise CLIError("--workers must be at least 1")
+    if args.upstream_tools == "render" and args.upstream is None:
+        raise CLIError(
+            "--upstream-tools render needs --upstream (a completion server's base URL; the "
+            "built-in replay upstream serves recorded chat answers only)"
+        )
     if args.workers > 1 and args.upstream is None:
         raise CLIError(
             "--workers needs --upstream (the built-in replay upstream runs in one process)"
@@ -831,6 +896,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         try:
             config = config_with_model_dir(config, args.model_dir)
         except (OSError, ValueError) as exc:
+            raise CLIError(str(exc)) from None
+    if config.upstream_tools == "render":
+        from streamcall.prompt import TemplateError
+        from streamcall.server.app import prompter_for
+
+        try:
+            print(
+                f"streamcall: prompts rendered with {prompter_for(config).source}", file=sys.stderr
+            )
+        except (TemplateError, ValueError, OSError) as exc:
             raise CLIError(str(exc)) from None
     try:
         run(config, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level)
@@ -1009,6 +1084,31 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true", help="machine-readable output")
     d.set_defaults(func=_cmd_detect)
 
+    r = sub.add_parser(
+        "render",
+        help="print the prompt that `serve --upstream-tools render` sends for a chat request",
+        description=(
+            "Render a chat request (a JSON file or -, with messages, tools and "
+            "chat_template_kwargs) into the model's prompt: with a checkpoint's chat template "
+            "(--model-dir, --template), as transformers' apply_chat_template renders it, or "
+            "with streamcall's template for a format (--format, or routed from --model)."
+        ),
+    )
+    r.add_argument("request", metavar="FILE|-", help="a chat request body, or a messages list")
+    r.add_argument("--model-dir", metavar="DIR", help="the checkpoint whose chat template to use")
+    r.add_argument("--template", metavar="FILE", help="a .jinja file or tokenizer_config.json")
+    r.add_argument("--format", metavar="NAME", help="use streamcall's template for this format")
+    r.add_argument("--model", metavar="ID", help="the request's model (routes to a format)")
+    r.add_argument("--tools", metavar="FILE", help="an OpenAI tools list to add to the request")
+    r.add_argument(
+        "--kwarg",
+        metavar="NAME=JSON",
+        action="append",
+        help="a chat_template_kwargs member, e.g. enable_thinking=false (repeatable)",
+    )
+    r.add_argument("--json", action="store_true", help="the prompt, stop strings and template")
+    r.set_defaults(func=_cmd_render)
+
     s = sub.add_parser(
         "serve",
         help="run the OpenAI-compatible proxy (needs the server extra)",
@@ -1054,12 +1154,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--upstream-tools",
-        choices=["pass", "strip", "none"],
+        choices=["pass", "strip", "none", "render"],
         default="pass",
         help=(
-            "what the upstream gets of the request's tools: pass them (default); strip tools "
-            "and tool_choice (llama.cpp without --jinja); none: keep tools, send "
-            'tool_choice "none" (vLLM/SGLang without a tool parser)'
+            "what the upstream gets of the request's tools: pass them (default); render: "
+            "streamcall writes the prompt itself (tools, calls and tool results in the "
+            "model's syntax: the --model-dir checkpoint's chat template, else its own for the "
+            "format) and calls the upstream's /v1/completions (llama.cpp without --jinja, "
+            'any completion server); none: keep tools, send tool_choice "none" (vLLM/SGLang '
+            "without a tool parser); strip: drop tools and tool_choice (the model is told "
+            "of no tool)"
         ),
     )
     s.add_argument(

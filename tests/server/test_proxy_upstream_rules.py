@@ -125,14 +125,14 @@ def _named(got: dict[str, Any]) -> list[tuple[str, Any]]:
 
 
 @pytest.mark.parametrize("stream", [True, False])
-def test_llamacpp_refuses_tools_and_the_error_names_strip(llamacpp: Stack, stream: bool) -> None:
+def test_llamacpp_refuses_tools_and_the_error_names_render(llamacpp: Stack, stream: bool) -> None:
     for mode in ("pass", "none"):
         with pytest.raises(openai.InternalServerError) as info:
             _ask(llamacpp.client(mode), stream)
         assert info.value.status_code == 500
         message = str(info.value)
         assert "tools param requires --jinja flag" in message  # the upstream's own words
-        assert "--upstream-tools strip" in message
+        assert "--upstream-tools render" in message
 
 
 @pytest.mark.parametrize("stream", [True, False])
@@ -151,7 +151,7 @@ def test_llamacpp_refuses_a_tool_choice_too_and_strip_drops_it(llamacpp: Stack) 
             model=HERMES, messages=[{"role": "user", "content": "hi"}], tool_choice="auto"
         )
     assert "Unsupported param: tool_choice" in str(info.value)
-    assert "--upstream-tools strip" in str(info.value)
+    assert "--upstream-tools render" in str(info.value)
     got = _ask(llamacpp.client("strip"), True, tool_choice="required", parallel_tool_calls=True)
     assert _named(got) == BOTH_CALLS
     assert not {"tools", "tool_choice", "parallel_tool_calls"} & set(llamacpp.last_request())
@@ -284,7 +284,9 @@ def test_tools_hint_only_for_tool_refusals() -> None:
     sent = {"tools": TOOLS}
     assert tools_hint("pass", sent, "context length exceeded") is None
     assert tools_hint("pass", {}, "tools param requires --jinja flag") is None
-    assert "strip" in (tools_hint("pass", sent, "tools param requires --jinja flag") or "")
+    assert "--upstream-tools render" in (
+        tools_hint("pass", sent, "tools param requires --jinja flag") or ""
+    )
     vllm_text = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser'
     assert "--upstream-tools none" in (tools_hint("pass", sent, vllm_text) or "")
-    assert "--upstream-tools strip" in (tools_hint("none", sent, vllm_text) or "")
+    assert "--upstream-tools render" in (tools_hint("none", sent, vllm_text) or "")

@@ -85,7 +85,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from streamcall import bundled
 from streamcall.detect import Detected, detect, stream_parser_for
+from streamcall.prompt import Prompter, TemplateError, load_chat_template
 from streamcall.server.emit import ChunkEmitter, message_json
+from streamcall.server.render import chat_answer, chat_chunks, completion_body
 from streamcall.sse import SSEEncoder
 from streamcall.stream import StreamParser
 from streamcall.toolchoice import chosen_function, tool_choice_error
@@ -99,6 +101,7 @@ __all__ = [
     "config_with_model_dir",
     "create_app",
     "error_body",
+    "prompter_for",
     "public_url",
     "tools_hint",
     "upstream_body",
@@ -111,7 +114,7 @@ _MAX_ERROR_BODY = 64 << 10  # how much of an upstream error body is read
 _HEALTH_TIMEOUT = 3.0  # seconds for the /health probe of the upstream
 CONFIG_ENV = "STREAMCALL_SERVER_CONFIG"
 #: what ``--upstream-tools`` may say
-UPSTREAM_TOOLS = ("pass", "strip", "none")
+UPSTREAM_TOOLS = ("pass", "strip", "none", "render")
 
 
 @dataclass
@@ -129,7 +132,8 @@ class ServerConfig:
     max_connections: int = 1000
     #: model id -> (tool-call format, reasoning format), for models whose id does not route
     models: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
-    #: what reaches the upstream of the request's tools: "pass", "strip" or "none"
+    #: what reaches the upstream of the request's tools: "pass", "strip", "none", or
+    #: "render" (the proxy renders the prompt and calls the upstream's /v1/completions)
     upstream_tools: str = "pass"
     #: keys a client must send (``Authorization: Bearer KEY``); empty: no check
     client_keys: list[str] = field(default_factory=list)
@@ -138,6 +142,9 @@ class ServerConfig:
     #: a checkpoint's response template (``--model-dir``): every answer is parsed with the
     #: ``hf`` format built from it, and ``format``/``reasoning`` say ``hf``
     response_template: dict[str, Any] | None = None
+    #: the checkpoint directory (``--model-dir``); with ``upstream_tools="render"`` its chat
+    #: template renders every prompt
+    model_dir: str | None = None
 
 
 @dataclass
@@ -225,15 +232,16 @@ def upstream_body(body: dict[str, Any], mode: str) -> dict[str, Any]:
     """The request as the upstream gets it, by ``--upstream-tools``.
 
     ``pass``: as it is. ``strip``: without ``tools``, ``tool_choice`` and
-    ``parallel_tool_calls`` (for servers that refuse any tools, such as llama.cpp without
-    ``--jinja``). ``none``: ``tools`` kept, so the upstream's chat template still shows
-    them to the model, and ``tool_choice: "none"``, so a server without a tool parser
-    (vLLM, SGLang) accepts the request and leaves the text alone.
+    ``parallel_tool_calls`` (the model is then told of no tool: ``render`` is the mode for
+    servers that refuse any tools). ``none``: ``tools`` kept, so the upstream's chat
+    template still shows them to the model, and ``tool_choice: "none"``, so a server
+    without a tool parser (vLLM, SGLang) accepts the request and leaves the text alone.
+    ``render`` is not a chat request at all (``server/render.py``); here it is ``strip``.
     """
     if mode == "pass":
         return body
     out = dict(body)
-    if mode == "strip":
+    if mode in ("strip", "render"):
         for key in ("tools", "tool_choice", "parallel_tool_calls"):
             out.pop(key, None)
     elif mode == "none":
@@ -271,14 +279,15 @@ def tools_hint(mode: str, sent: dict[str, Any], text: str) -> str | None:
     if refuses_all or mode == "none":
         return (
             "the upstream refuses requests that carry tools; start streamcall serve with "
-            "--upstream-tools strip (tools and tool_choice are not forwarded; streamcall "
-            "still parses the calls the model writes)"
+            "--upstream-tools render (streamcall writes the tools into the prompt with the "
+            "model's chat template, sends it to the upstream's /v1/completions and parses "
+            "the calls the model writes; give --model-dir for the checkpoint's own template)"
         )
     return (
         "the upstream refuses this tool_choice (it has no tool parser); start streamcall "
         'serve with --upstream-tools none (tools are forwarded with tool_choice "none", '
         "so the chat template still shows them and streamcall parses the calls), or "
-        "--upstream-tools strip to forward no tools at all"
+        "--upstream-tools render to have streamcall write the prompt itself"
     )
 
 
@@ -402,6 +411,7 @@ def create_app(config: ServerConfig) -> Starlette:
     client_box: dict[str, httpx.AsyncClient] = {}
     known_keys = [config.api_key, *config.client_keys, userinfo.password, userinfo.username]
     scrub_known = _scrubber(known_keys)
+    prompter = prompter_for(config) if config.upstream_tools == "render" else None
 
     def scrubber(request: Request | None) -> Callable[[str], str]:
         """Scrubs the keys the proxy knows, and the one this client sent."""
@@ -440,6 +450,17 @@ def create_app(config: ServerConfig) -> Starlette:
             # no key of its own: the client's is passed on (unless it was the proxy's own)
             headers["authorization"] = request.headers["authorization"]
         return headers
+
+    def upstream_request(body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The upstream route and body for a chat request (``--upstream-tools``)."""
+        if prompter is None:
+            return "chat/completions", upstream_body(body, config.upstream_tools)
+        try:
+            return "completions", completion_body(body, prompter.prompt(body))
+        except TemplateError as exc:
+            raise _BadRequest(str(exc), "messages") from None
+        except (ValueError, TypeError) as exc:
+            raise _BadRequest(f"cannot render the prompt: {exc}", "messages") from None
 
     def make_parser(body: dict[str, Any], prefix: str) -> StreamParser:
         model = body.get("model")
@@ -580,10 +601,8 @@ def create_app(config: ServerConfig) -> Starlette:
         request: Request, body: dict[str, Any], prefix: str, completion_id: str, model: str
     ) -> Response:
         parser = make_parser(body, prefix)  # before any I/O: a bad tools list fails here
-        sent = upstream_body(body, config.upstream_tools)
-        req = client().build_request(
-            "POST", "chat/completions", json=sent, headers=upstream_headers(request)
-        )
+        path, sent = upstream_request(body)
+        req = client().build_request("POST", path, json=sent, headers=upstream_headers(request))
         try:
             resp = await client().send(req, stream=True)
         except httpx.HTTPError as exc:
@@ -591,11 +610,15 @@ def create_app(config: ServerConfig) -> Starlette:
         if resp.status_code != 200:
             return await upstream_failure(request, resp, sent)
         source: AsyncIterator[bytes] = resp.aiter_bytes()
+        if prompter is not None:
+            source = chat_chunks(source)
         if _media_type(resp) == "application/json":
             # An upstream that ignored "stream": true and answered one chat completion: it
             # is streamed to the client all the same, as if it had come as one chunk.
             try:
                 answer = json.loads(await resp.aread())
+                if prompter is not None:
+                    answer = chat_answer(answer)
                 # Its usage only if the client asked for it, as a streaming server sends it.
                 options = body.get("stream_options")
                 wanted = isinstance(options, dict) and options.get("include_usage") is True
@@ -721,13 +744,12 @@ def create_app(config: ServerConfig) -> Starlette:
         return b"".join(parts), rejected
 
     async def complete(request: Request, body: dict[str, Any], prefix: str) -> Response:
-        payload = dict(upstream_body(body, config.upstream_tools))
+        path, payload = upstream_request(body)
+        payload = dict(payload)
         payload["stream"] = False
         payload.pop("stream_options", None)
         try:
-            resp = await client().post(
-                "chat/completions", json=payload, headers=upstream_headers(request)
-            )
+            resp = await client().post(path, json=payload, headers=upstream_headers(request))
         except httpx.HTTPError as exc:
             return unreachable(request, exc)
         if resp.status_code != 200:
@@ -735,6 +757,8 @@ def create_app(config: ServerConfig) -> Starlette:
             return relay_error(request, resp.status_code, resp.content[:_MAX_ERROR_BODY], payload)
         try:
             answer = resp.json()
+            if prompter is not None:
+                answer = chat_answer(answer)
             choices = _completion_choices(answer)
         except (ValueError, KeyError, TypeError, RecursionError) as exc:
             counters.upstream_errors += 1
@@ -816,6 +840,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 "format": config.format,
                 "reasoning": config.reasoning,
                 "upstream_tools": config.upstream_tools,
+                "prompt_template": prompter.source if prompter is not None else None,
                 "client_key_required": bool(config.client_keys),
                 "pid": os.getpid(),
                 "counters": asdict(counters),
@@ -848,6 +873,25 @@ def create_app(config: ServerConfig) -> Starlette:
     app.state.counters = counters
     app.state.config = config
     return app
+
+
+def prompter_for(config: ServerConfig) -> Prompter:
+    """The prompt renderer of ``--upstream-tools render``: the checkpoint's chat template
+    (``model_dir``), else streamcall's template for ``format``'s family, else the family of
+    each request's ``model`` (a request whose model routes to none gets a 400)."""
+    from streamcall.prompt import FAMILIES, family_for
+
+    fmt = config.format if config.format not in (None, "auto", "hf") else None
+    if config.model_dir:
+        return Prompter(template=load_chat_template(config.model_dir), format=fmt)
+    if fmt is not None and family_for(fmt) is None:
+        have = ", ".join(sorted(f for fam in FAMILIES for f in fam.formats))
+        raise ValueError(
+            f"--upstream-tools render: streamcall ships no chat template for the format "
+            f"{fmt!r} (it has one for {have}); give --model-dir, the checkpoint whose "
+            "chat template renders the prompt"
+        )
+    return Prompter(format=fmt)
 
 
 def _media_type(resp: httpx.Response) -> str:
@@ -939,12 +983,17 @@ def config_with_model_dir(config: ServerConfig, directory: str | os.PathLike[str
     found = detect(Path(directory))
     if found.template is not None:
         return dataclasses.replace(
-            config, format="hf", reasoning=found.reasoning, response_template=found.template
+            config,
+            format="hf",
+            reasoning=found.reasoning,
+            response_template=found.template,
+            model_dir=str(directory),
         )
     return dataclasses.replace(
         config,
         format=config.format or found.format or "auto",
         reasoning=config.reasoning or found.reasoning or "none",
+        model_dir=str(directory),
     )
 
 

@@ -1,0 +1,129 @@
+"""``--upstream-tools render``: the proxy writes the prompt, the upstream only completes it.
+
+For servers that take no tools at all (llama.cpp's server without ``--jinja``, any plain
+completion server): the chat request is rendered into one prompt (``streamcall.prompt``:
+the checkpoint's chat template from ``--model-dir``, else streamcall's template for the
+format's family), with the tools, earlier calls and tool results written in the model's
+own syntax, and sent to the upstream's ``/v1/completions``. Its answer, a text completion
+(``choices[].text``), is turned back into chat-completion chunks here, so the rest of the
+proxy parses it exactly as it parses a raw-text chat stream.
+
+What the upstream gets: the prompt; ``stop`` (the request's own stop strings and the
+strings that end the family's turn); ``skip_special_tokens: false``, so that call markers
+which are special tokens (``<|tool_call_begin|>``, ...) reach the parser (vLLM and SGLang
+read it; llama.cpp keeps special tokens in completions anyway and ignores the member);
+and the sampling members that the completions API shares with chat (``max_tokens``,
+``temperature``, ``top_p``, ``seed``, penalties, ``stream_options``, ...).
+``max_completion_tokens`` becomes ``max_tokens``. Chat-only members (``messages``,
+``tools``, ``tool_choice``, ``response_format``, ``logprobs`` as a boolean, ...) are not
+sent.
+
+A completion chunk that is not one (not JSON, no ``choices`` list) is passed on as it
+came, so that the chunk layer rejects it and the client is told, as for any other chunk.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from streamcall.prompt import Prompt
+from streamcall.sse import SSEDecoder, SSEEncoder
+
+__all__ = ["chat_answer", "chat_chunks", "completion_body"]
+
+_ENCODER = SSEEncoder()
+
+#: request members that mean the same in the completions API, passed on as they are
+_SHARED = (
+    "model",
+    "stream",
+    "stream_options",
+    "max_tokens",
+    "temperature",
+    "top_p",
+    "seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "logit_bias",
+    "user",
+    # engine extensions that vLLM, SGLang and llama.cpp read on both routes
+    "top_k",
+    "min_p",
+    "repetition_penalty",
+    "ignore_eos",
+)
+
+
+def completion_body(body: Mapping[str, Any], prompt: Prompt) -> dict[str, Any]:
+    """The ``/v1/completions`` request for a chat request and its rendered prompt."""
+    out: dict[str, Any] = {k: body[k] for k in _SHARED if body.get(k) is not None}
+    if "max_tokens" not in out and body.get("max_completion_tokens") is not None:
+        out["max_tokens"] = body["max_completion_tokens"]
+    out["prompt"] = prompt.text
+    stop = body.get("stop")
+    asked = [stop] if isinstance(stop, str) else list(stop) if isinstance(stop, list) else []
+    out["stop"] = [*asked, *(s for s in prompt.stop if s not in asked)] or None
+    if out["stop"] is None:
+        del out["stop"]
+    out["skip_special_tokens"] = False
+    return out
+
+
+def _as_chat_choice(choice: Any, streamed: bool) -> Any:
+    if not isinstance(choice, dict):
+        return choice
+    text = choice.get("text")
+    inner = {"role": "assistant", "content": text if isinstance(text, str) else ""}
+    out: dict[str, Any] = {
+        "index": choice.get("index", 0),
+        "delta" if streamed else "message": inner,
+        "finish_reason": choice.get("finish_reason"),
+    }
+    if streamed:
+        del inner["role"]
+    if "logprobs" in choice:
+        out["logprobs"] = choice["logprobs"]
+    return out
+
+
+def _as_chat(answer: Any, streamed: bool) -> Any:
+    if not isinstance(answer, dict) or not isinstance(answer.get("choices"), list):
+        return None
+    out = dict(answer)
+    out["object"] = "chat.completion.chunk" if streamed else "chat.completion"
+    out["choices"] = [_as_chat_choice(c, streamed) for c in answer["choices"]]
+    return out
+
+
+def chat_answer(answer: Any) -> Any:
+    """A ``text_completion`` body as a ``chat.completion`` (unchanged if it is not one)."""
+    converted = _as_chat(answer, streamed=False)
+    return answer if converted is None else converted
+
+
+async def chat_chunks(source: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """A completions SSE stream as a chat-completions SSE stream, event by event."""
+    decoder = SSEDecoder()
+    async for data in source:
+        parts: list[bytes] = []
+        for event in decoder.feed(data):
+            parts.append(_convert(event.data))
+        if parts:
+            yield b"".join(parts)
+    for event in decoder.close():
+        yield _convert(event.data)
+
+
+def _convert(data: str) -> bytes:
+    if data.strip() == "[DONE]":
+        return _ENCODER.done()
+    try:
+        chunk = json.loads(data)
+    except (ValueError, RecursionError):
+        chunk = None
+    converted = _as_chat(chunk, streamed=True)
+    if converted is None:  # not a completion chunk: the chunk layer reports it
+        return b"".join(b"data: " + line.encode() + b"\n" for line in data.split("\n")) + b"\n"
+    return _ENCODER.encode_json(converted)
