@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from streamcall.prompt.families import FAMILIES, Family, family_for
+from streamcall.prompt.families import FAMILIES, Family, family_for, family_for_model
 from streamcall.prompt.jinja import ChatTemplate, TemplateError, load_chat_template
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "Prompter",
     "TemplateError",
     "family_for",
+    "family_for_model",
     "load_chat_template",
     "openai_messages",
     "render_prompt",
@@ -99,6 +100,9 @@ def _template(template: ChatTemplate | str | os.PathLike[str]) -> ChatTemplate:
 
 def _family(format: str | None, model: str | None) -> Family:
     if format is None and model is not None:
+        found = family_for_model(model)
+        if found is not None:
+            return found
         from streamcall.formats.registry import format_for_model
 
         format = format_for_model(model)

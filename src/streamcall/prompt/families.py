@@ -29,7 +29,7 @@ from typing import Any
 
 from streamcall.formats.registry import parser_class
 
-__all__ = ["FAMILIES", "Family", "family_for"]
+__all__ = ["FAMILIES", "Family", "family_for", "family_for_model"]
 
 Messages = Sequence[Mapping[str, Any]]
 Tools = Sequence[Mapping[str, Any]] | None
@@ -536,7 +536,30 @@ FAMILIES: tuple[Family, ...] = (
 
 _BY_FORMAT = {fmt: family for family in FAMILIES for fmt in family.formats}
 
+#: model ids whose chat template is not the one their parser's format suggests: Qwen3's
+#: parser route is ``qwen3_xml`` (it reads both syntaxes), but Qwen2.5/QwQ/Qwen3 were
+#: trained on the Hermes prompt and Qwen3-Coder, Qwen3.5 and later on the XML one.
+#: Case-insensitive substrings, first match wins.
+_MODEL_FAMILIES = (
+    ("qwen3-coder", "qwen3_coder"),
+    ("qwen3.5", "qwen3_coder"),
+    ("qwen3.6", "qwen3_coder"),
+    ("qwen", "hermes"),
+)
+
 
 def family_for(format: str) -> Family | None:
     """The built-in template for a tool-call format, or None where streamcall has none."""
     return _BY_FORMAT.get(format)
+
+
+def family_for_model(model_id: str) -> Family | None:
+    """The built-in template for a model id (``_MODEL_FAMILIES``, else its format's)."""
+    from streamcall.formats.registry import format_for_model
+
+    lowered = model_id.lower()
+    for pattern, fmt in _MODEL_FAMILIES:
+        if pattern in lowered:
+            return _BY_FORMAT[fmt]
+    routed = format_for_model(model_id)
+    return _BY_FORMAT.get(routed) if routed else None
