@@ -74,3 +74,29 @@ def test_the_ten_families_render_differently() -> None:
     for family, prompt in prompts.items():
         assert "get_weather" in prompt and "Paris" in prompt, family
         assert "21" in prompt, family  # the tool result
+
+
+def test_kimi_k2_instruct_template_fails_as_in_transformers() -> None:
+    """Kimi-K2-Instruct's current template appends to a list, which transformers'
+    immutable sandbox refuses: streamcall refuses it too, and says where."""
+    from prompt_cases import FIXTURES, SECOND, TOOLS
+
+    from streamcall import TemplateError
+
+    source = (FIXTURES / "Kimi-K2-Instruct.jinja").read_text(encoding="utf-8")
+    with pytest.raises(TemplateError) as info:
+        render_prompt(copy.deepcopy(SECOND), tools=TOOLS, template=source)
+    assert info.value.line == 41
+    assert "access to attribute 'append' of 'list' object is unsafe" in str(info.value)
+    try:
+        from tokenizers import Tokenizer
+        from tokenizers.models import WordLevel
+        from transformers import PreTrainedTokenizerFast
+    except ImportError:
+        return
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=Tokenizer(WordLevel({"<unk>": 0}, unk_token="<unk>")),
+        chat_template=source,
+    )
+    with pytest.raises(Exception, match="append"):
+        tok.apply_chat_template(copy.deepcopy(SECOND), tools=TOOLS, tokenize=False)

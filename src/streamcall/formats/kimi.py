@@ -69,10 +69,12 @@ class KimiK2Parser(HeaderJsonParser):
         return None
 
     @classmethod
-    def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
+    def render(cls, calls: list[tuple[str, dict[str, Any]]], start: int = 0) -> str:
+        """``start``: the first call's number (the chat template counts calls across the
+        whole conversation)."""
         body = "".join(
             f"{CALL_BEGIN}functions.{n}:{i}{ARG_BEGIN}{json.dumps(a, ensure_ascii=False)}{CALL_END}"
-            for i, (n, a) in enumerate(calls)
+            for i, (n, a) in enumerate(calls, start)
         )
         return f"{SECTION_BEGIN}{body}{SECTION_END}"
 

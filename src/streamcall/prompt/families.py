@@ -343,9 +343,9 @@ def _render_llama3(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) 
     for message in loop:
         role = message.get("role")
         if role in ("tool", "ipython"):
+            # the template writes any iterable content, a string included, with tojson
             content = message.get("content")
-            text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-            out.append(_llama_turn("ipython", text))
+            out.append(_llama_turn("ipython", json.dumps(content, ensure_ascii=False)))
         elif "tool_calls" in message:
             calls = tool_calls(message)
             if len(calls) != 1:
@@ -453,6 +453,8 @@ def _render_deepseek_v31(messages: Messages, tools: Tools, gen: bool, kwargs: Kw
 
 
 def _render_kimi_k2(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    from streamcall.formats.kimi import KimiK2Parser
+
     out: list[str] = []
     if tools:
         out.append(
@@ -461,24 +463,30 @@ def _render_kimi_k2(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs)
             + "<|im_end|>"
         )
     if messages and messages[0].get("role") != "system":
-        out.append("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
-    heads = {
-        "system": "<|im_system|>system<|im_middle|>",
-        "user": "<|im_user|>user<|im_middle|>",
-        "assistant": "<|im_assistant|>assistant<|im_middle|>",
-        "tool": "<|im_system|>tool<|im_middle|>",
-    }
+        out.append(
+            "<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by "
+            "Moonshot AI.<|im_end|>\n"  # the template keeps this line's newline
+        )
+    counter = 0
+    pending: list[str] = []  # the ids of calls whose results have not come yet
     for message in messages:
         role = str(message.get("role"))
-        out.append(heads.get(role, ""))
+        name = str(message.get("name") or role)
+        head = {"user": "<|im_user|>", "assistant": "<|im_assistant|>"}.get(role, "<|im_system|>")
+        out.append(f"{head}{name}<|im_middle|>")
         calls = tool_calls(message) if role == "assistant" else []
         if calls:
             out.append(content_text(message.get("content")))
-            out.append(_render_calls("kimi_k2", calls))
+            out.append(KimiK2Parser.render(calls, counter))
+            pending.extend(f"functions.{n}:{counter + i}" for i, (n, _) in enumerate(calls))
+            counter += len(calls)
         elif role == "tool":
-            out.append(
-                f"## Return of {message.get('tool_call_id', '')}\n{content_text(message.get('content'))}"
+            call_id = (
+                pending.pop(0)
+                if pending
+                else f"functions.{message.get('name', 'unknown')}:{counter}"
             )
+            out.append(f"## Return of {call_id}\n{content_text(message.get('content'))}")
         else:
             out.append(content_text(message.get("content")))
         out.append("<|im_end|>")
@@ -492,7 +500,7 @@ _QWEN3_SOURCE = "Qwen/Qwen3-0.6B tokenizer_config.json chat_template (Apache-2.0
 FAMILIES: tuple[Family, ...] = (
     Family(
         "chatml_hermes",
-        ("hermes", "qwen3_json", "longcat"),
+        ("hermes", "qwen3_json"),
         _render_hermes,
         ("<|im_end|>",),
         _QWEN3_SOURCE,
@@ -530,7 +538,7 @@ FAMILIES: tuple[Family, ...] = (
         ("kimi_k2",),
         _render_kimi_k2,
         ("<|im_end|>",),
-        "moonshotai/Kimi-K2-Instruct chat_template",
+        "moonshotai/Kimi-K2-Instruct chat_template.jinja (modified MIT)",
     ),
 )
 
