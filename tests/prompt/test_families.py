@@ -41,6 +41,8 @@ SAME_AS: dict[str, tuple[str, dict[str, str], tuple[str, ...]]] = {
         {"bos_token": "<｜begin▁of▁sentence｜>"},
         ("plain",),
     ),
+    "granite4": ("llama.cpp/ibm-granite-granite-4.0.jinja", {}, tuple(CONVERSATIONS)),
+    "glm45": ("llama.cpp/GLM-4.6.jinja", {}, tuple(CONVERSATIONS)),
     "kimi_k2": ("llama.cpp/Kimi-K2-Instruct.jinja", {}, tuple(CONVERSATIONS)),
 }
 
@@ -126,6 +128,8 @@ def test_families_name_their_source_and_stop_strings() -> None:
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3_json"),
         ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral"),
         ("deepseek-ai/DeepSeek-V3.1", "deepseek_v31"),
+        ("ibm-granite/granite-4.0-h-small", "granite4"),
+        ("zai-org/GLM-4.6", "glm45"),
         ("moonshotai/Kimi-K2-Instruct", "kimi_k2"),
     ],
 )

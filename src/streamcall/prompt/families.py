@@ -449,6 +449,123 @@ def _render_deepseek_v31(messages: Messages, tools: Tools, gen: bool, kwargs: Kw
     return "".join(out)
 
 
+# -- Granite 4 ---------------------------------------------------------------------------
+
+_GRANITE_TOOLS = (
+    "You are a helpful assistant with access to the following tools. You may call one or "
+    "more tools to assist with the user query.\n\nYou are provided with function signatures "
+    "within <tools></tools> XML tags:\n<tools>"
+)
+_GRANITE_TOOLS_END = (
+    "\n</tools>\n\nFor each tool call, return a json object with function name and arguments "
+    "within <tool_call></tool_call> XML tags:\n<tool_call>\n"
+    '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>. If a tool does '
+    "not exist in the provided list of tools, notify the user that you do not have the "
+    "ability to fulfill the request."
+)
+_GRANITE_DEFAULT_SYSTEM = (
+    "You are a helpful assistant. Please ensure responses are professional, accurate, and safe."
+)
+
+
+def _granite_text(content: Any) -> str:
+    """Granite's content: a string, or its text parts joined by newlines."""
+    if isinstance(content, list):
+        return "\n".join(
+            str(p.get("text", ""))
+            for p in content
+            if isinstance(p, Mapping) and p.get("type") == "text"
+        )
+    return content_text(content)
+
+
+def _render_granite4(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    tools_text = ""
+    if tools:
+        listed = "".join("\n" + json.dumps(t, ensure_ascii=False) for t in tools)
+        tools_text = _GRANITE_TOOLS + listed + _GRANITE_TOOLS_END
+    system = ""
+    if messages and messages[0].get("role") == "system":
+        system = _granite_text(messages[0].get("content"))
+        if tools_text:
+            system += "\n\n" + tools_text
+    else:
+        system = tools_text
+    out = [
+        f"<|start_of_role|>system<|end_of_role|>{system or _GRANITE_DEFAULT_SYSTEM}<|end_of_text|>\n"
+    ]
+    for i, message in enumerate(messages):
+        role = message.get("role")
+        text = _granite_text(message.get("content"))
+        if role == "user" or (role == "system" and i > 0):
+            out.append(f"<|start_of_role|>{role}<|end_of_role|>{text}<|end_of_text|>\n")
+        elif role == "assistant":
+            out.append("<|start_of_role|>assistant<|end_of_role|>" + text)
+            for n, call in enumerate(tool_calls(message)):
+                if n or text:
+                    out.append("\n")
+                # Granite 4's template writes Hermes' object form, which granite4 reads
+                out.append(_render_calls("hermes", [call]))
+            out.append("<|end_of_text|>\n")
+        elif role == "tool":
+            if i == 0 or messages[i - 1].get("role") != "tool":
+                out.append("<|start_of_role|>user<|end_of_role|>")
+            out.append(f"\n<tool_response>\n{text}\n</tool_response>")
+            if i == len(messages) - 1 or messages[i + 1].get("role") != "tool":
+                out.append("<|end_of_text|>\n")
+    if gen:
+        out.append("<|start_of_role|>assistant<|end_of_role|>")
+    return "".join(out)
+
+
+# -- GLM-4.5 / 4.6 -----------------------------------------------------------------------
+
+_GLM_TOOLS = (
+    "<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query."
+    "\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+)
+_GLM_TOOLS_END = (
+    "</tools>\n\nFor each function call, output the function name and arguments within the "
+    "following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n"
+    "<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n"
+    "<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>"
+)
+
+
+def _render_glm45(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    out = ["[gMASK]<sop>"]
+    if tools:
+        listed = "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in tools)
+        out.append(_GLM_TOOLS + listed + _GLM_TOOLS_END)
+    thinking_off = "enable_thinking" in kwargs and not kwargs["enable_thinking"]
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    for i, message in enumerate(messages):
+        role = message.get("role")
+        text = content_text(message.get("content"))
+        if role == "user":
+            nothink = "/nothink" if thinking_off and not text.endswith("/nothink") else ""
+            out.append(f"<|user|>\n{text}{nothink}")
+        elif role == "assistant":
+            reasoning, content = _split_reasoning(message)
+            if i > last_user and reasoning:
+                out.append(f"<|assistant|>\n<think>{reasoning.strip()}</think>")
+            else:
+                out.append("<|assistant|>\n<think></think>")
+            if content.strip():
+                out.append("\n" + content.strip())
+            for call in tool_calls(message):
+                out.append("\n" + _render_calls("glm45", [call]))
+        elif role == "tool":
+            if i == 0 or messages[i - 1].get("role") != "tool":
+                out.append("<|observation|>")
+            out.append(f"\n<tool_response>\n{text}\n</tool_response>")
+        elif role == "system":
+            out.append(f"<|system|>\n{text}")
+    if gen:
+        out.append("<|assistant|>" + ("\n<think></think>" if thinking_off else ""))
+    return "".join(out)
+
+
 # -- Kimi K2 -----------------------------------------------------------------------------
 
 
@@ -527,11 +644,25 @@ FAMILIES: tuple[Family, ...] = (
         "mistralai/Mistral-Small-3.2-24B-Instruct-2506 chat template (tool part), v11+ tokens",
     ),
     Family(
+        "granite4",
+        ("granite4",),
+        _render_granite4,
+        ("<|end_of_text|>",),
+        "ibm-granite/granite-4.0-h-small chat_template (Apache-2.0)",
+    ),
+    Family(
         "deepseek_v31",
         ("deepseek_v31",),
         _render_deepseek_v31,
         ("<｜end▁of▁sentence｜>",),
         "vllm-project/vllm examples/tool_chat_template_deepseekv31.jinja (Apache-2.0)",
+    ),
+    Family(
+        "glm45",
+        ("glm45",),
+        _render_glm45,
+        ("<|user|>", "<|observation|>"),
+        "zai-org/GLM-4.6 chat_template.jinja (MIT)",
     ),
     Family(
         "kimi_k2",
