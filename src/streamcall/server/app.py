@@ -412,6 +412,7 @@ def create_app(config: ServerConfig) -> Starlette:
     known_keys = [config.api_key, *config.client_keys, userinfo.password, userinfo.username]
     scrub_known = _scrubber(known_keys)
     prompter = prompter_for(config) if config.upstream_tools == "render" else None
+    warned: list[bool] = []  # strip's warning, once per process
 
     def scrubber(request: Request | None) -> Callable[[str], str]:
         """Scrubs the keys the proxy knows, and the one this client sent."""
@@ -454,6 +455,12 @@ def create_app(config: ServerConfig) -> Starlette:
     def upstream_request(body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """The upstream route and body for a chat request (``--upstream-tools``)."""
         if prompter is None:
+            if config.upstream_tools == "strip" and body.get("tools") and not warned:
+                warned.append(True)
+                log.warning(
+                    "--upstream-tools strip: the request's tools are not sent, so the model "
+                    "is not told of them; --upstream-tools render writes them into the prompt"
+                )
             return "chat/completions", upstream_body(body, config.upstream_tools)
         try:
             return "completions", completion_body(body, prompter.prompt(body))
