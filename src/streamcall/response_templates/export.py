@@ -785,6 +785,7 @@ UNEXPRESSIBLE: dict[str, str] = {
         "would give the string, where streamcall gives the object."
     ),
     "muse": _MUSE,
+    "musespark": _MUSE,
     "musespark1x": _MUSE,
     "muse_glimmer": _MUSE,
     "iquest_q1": (
