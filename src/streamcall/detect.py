@@ -129,6 +129,7 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("minimax_m3", "MiniMax-M3's namespaced tags (]<]minimax[>[)", "]<]minimax[>["),
     _fp("minimax_m2", "<minimax:tool_call> with <invoke name=", "<minimax:tool_call>"),
     _fp("seed_oss", "<seed:tool_call>", "<seed:tool_call>"),
+    _fp("zaya", "<zyphra_tool_call>", "<zyphra_tool_call>"),
     _fp("dots", "<dots_function_call>", "<dots_function_call>"),
     _fp("kimi_k3", "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
     _fp("kimi_k2", "<|tool_calls_section_begin|>", "<|tool_calls_section_begin|>"),
@@ -283,14 +284,15 @@ THINK: tuple[str, ...] = ("<think", "</think")
 # the model id can. ``tests/test_detect.py`` checks that each member parses every other
 # member's rendering of the same calls to the same calls.
 SAME_SYNTAX: tuple[tuple[str, ...], ...] = (
-    ("hermes", "qwen3_json", "granite4", "ernie45"),
-    ("qwen3_coder", "qwen3_xml", "mimo", "step3p5", "step5"),
+    ("hermes", "qwen3_json", "granite4", "ernie45", "ripple"),
+    ("qwen3_coder", "qwen3_xml", "mimo", "step3p5", "step5", "granite_toolcall_parser"),
+    ("zaya", "zaya_xml"),
     ("glm45", "glm47", "poolside_v1", "ling3"),
     ("telechat4", "xingchen4", "xing4_0"),
     ("jamba", "hunyuan_a13b"),
     ("llama3_json", "llama4_json"),
     ("cohere_command3", "cohere_command4"),
-    ("muse_glimmer", "muse", "musespark1x"),  # one wire; the channel rules differ
+    ("muse_glimmer", "muse", "musespark", "musespark1x"),  # one wire; the channel rules differ
 )
 
 # The reasoning format of the family a tool format belongs to, where that family writes
@@ -320,6 +322,10 @@ THINK_FAMILIES: dict[str, str] = {
     "step3": "step3",
     "step3p5": "step3p5",
     "step5": "step5",
+    "granite_toolcall_parser": "granite_thinking_parser",
+    "zaya": "zaya",
+    "zaya_xml": "zaya",
+    "ripple": "ripple",
     "gigachat35": "gigachat35",
     "ernie45": "ernie45",
     "nemotron_toolcall": "deepseek_r1",  # Nemotron Nano v2 opens <think> in the prompt

@@ -77,7 +77,7 @@ EXAMPLES = [
     ("Team-ACE/ToolACE-8B", "pythonic"),
     ("poolside/Laguna-XS.2", "poolside_v1"),
     ("ServiceNow-AI/Apriel-1.5-15b-Thinker", "jamba"),
-    ("ibm-granite/granite-4.2-8b", "qwen3_coder"),  # [model id unverified]
+    ("ibm-granite/granite-4.2-8b", "granite_toolcall_parser"),  # [model id unverified]
     ("nvidia/Llama-3.3-Nemotron-Super-49B-v1.5", "nemotron_toolcall"),
     ("nvidia/Llama-3_3-Nemotron-Super-49B-v1", "nemotron_toolcall"),
     ("nvidia/Llama-3.1-Nemotron-Nano-8B-v1", "nemotron_toolcall"),
@@ -104,6 +104,9 @@ EXAMPLES = [
     ("Tele-AI/TeleChat4-32B", "telechat4"),
     ("org/XingChen4-Instruct", "xingchen4"),
     ("org/Xing4.0-chat", "xingchen4"),
+    # issue 38 (vLLM 0.34's names; [unverified] Ripple ids follow the vendor's name)
+    ("Zyphra/ZAYA1-8B", "zaya"),
+    ("ricursive/Ripple-instruct", "ripple"),
 ]
 
 
@@ -130,7 +133,7 @@ def test_every_pattern_has_an_example() -> None:
         ("MiniMaxAI/MiniMax-M1-40k", "minimax"),  # not minimax_m2
         ("ibm-granite/granite-4.0-h-small", "granite4"),  # not granite
         ("stepfun-ai/Step-3.5", "step3p5"),  # not step3
-        ("ibm-granite/granite-4.2-8b", "qwen3_coder"),  # not granite4
+        ("ibm-granite/granite-4.2-8b", "granite_toolcall_parser"),  # not granite4
         ("ibm-granite/granite-4.1-8b", "granite4"),  # not qwen3_coder
         # Llama-Nemotron writes <TOOLCALL>, not Llama 3.x JSON
         ("nvidia/Llama-3.3-Nemotron-Super-49B-v1", "nemotron_toolcall"),  # not llama3_json
@@ -265,6 +268,27 @@ def test_issue16_neighbours(model: str, expected: str | None) -> None:
 )
 def test_issue16_reasoning_routes(model: str, expected: str | None) -> None:
     assert reasoning_format_for_model(model) == expected
+
+
+@pytest.mark.parametrize(
+    ("model", "tool", "reasoning"),
+    [
+        ("Zyphra/ZAYA1-8B", "zaya", "zaya"),
+        ("Zyphra/ZAYA1-base", "zaya", "zaya"),
+        ("ricursive/Ripple-instruct", "ripple", "ripple"),
+        ("ibm-granite/granite-4.2-8b", "granite_toolcall_parser", "granite_thinking_parser"),
+        ("meta/MuseSpark-1.3-contributor", "muse", "muse"),
+        # negative cases: other Zyphra models, other models named ripple, other Granites
+        ("Zyphra/Zamba2-7B-instruct", None, None),
+        ("acme/ripple-7b", None, None),
+        ("ripple", None, None),
+        ("ibm-granite/granite-4.0-h-small", "granite4", None),
+        ("ibm-granite/granite-3.3-8b-instruct", "granite", "granite"),
+    ],
+)
+def test_issue38_routes(model: str, tool: str | None, reasoning: str | None) -> None:
+    assert format_for_model(model) == tool
+    assert reasoning_format_for_model(model) == reasoning
 
 
 def test_every_routed_format_is_registered() -> None:

@@ -38,7 +38,7 @@ def _markers(name: str) -> list[str]:
                 "<|call|>",
                 "<|return|>",
             ]
-        if name in ("muse", "musespark1x", "muse_glimmer"):
+        if name in ("muse", "musespark", "musespark1x", "muse_glimmer"):
             return [
                 "<|start|>assistant",
                 " to=self",

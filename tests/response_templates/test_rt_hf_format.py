@@ -32,12 +32,31 @@ def test_without_a_template_it_names_the_missing_argument() -> None:
 
 
 def test_a_template_is_for_hf_only() -> None:
-    with pytest.raises(ValueError, match="hf format only"):
+    with pytest.raises(ValueError, match="hf and beam formats only"):
         streamcall.tool_parser("hermes", template=QWEN3)
 
 
 def test_it_is_not_among_the_fixed_formats() -> None:
     assert "hf" not in streamcall.formats()
+    assert "beam" not in streamcall.formats()
+
+
+def test_beam_is_the_hf_reading_of_its_checkpoint_template() -> None:
+    """vLLM 0.34's ``beam`` parses with the checkpoint's response template as ``hf`` does
+    (``vllm/parser/beam.py``: ``BeamParser`` subclasses ``ResponseTemplateParser`` and only
+    adds a sampling grammar), so streamcall's ``beam`` is ``hf`` under that name."""
+    with pytest.raises(ValueError, match=r'the beam format reads a response template.*"beam"'):
+        streamcall.tool_parser("beam")
+    with pytest.raises(ValueError, match=r'the beam format reads a response template.*"beam"'):
+        streamcall.reasoning_parser("beam")
+    beam = check_chunkings(lambda: streamcall.tool_parser("beam", template=QWEN3), TEXT)
+    hf = check_chunkings(lambda: streamcall.tool_parser("hf", template=QWEN3), TEXT)
+    assert beam == hf
+    assert [kind for kind, _ in beam] == ["reasoning", "text", "call"]
+    reasoning = streamcall.reasoning_parser("beam", template=QWEN3)
+    assert reasoning.name == "beam"
+    items = check_chunkings(lambda: streamcall.reasoning_parser("beam", template=QWEN3), TEXT)
+    assert items == check_chunkings(lambda: streamcall.reasoning_parser("hf", template=QWEN3), TEXT)
 
 
 def test_reads_the_template_in_every_chunking() -> None:
@@ -73,7 +92,7 @@ TRL_SAMPLES = [
 def test_reasoning_without_a_template_names_the_missing_argument() -> None:
     with pytest.raises(ValueError, match="template="):
         streamcall.reasoning_parser("hf")
-    with pytest.raises(ValueError, match="hf format only"):
+    with pytest.raises(ValueError, match="hf and beam formats only"):
         streamcall.reasoning_parser("qwen3", template=QWEN3)
 
 

@@ -30,10 +30,12 @@ on the marker itself; the shared ones read a few characters more:
   after the blanks that follow it. ``{`` is a JSON call: ``hermes`` (``qwen3_json``,
   ``granite4`` and ``ernie45`` write the same and read each other's calls the same); ``[``
   a JSON list: ``granite``; ``<function=`` or ``<function name="``: ``qwen3_coder`` (also
-  ``qwen3_xml``, ``mimo``, ``step3p5``, ``step5``); a name then ``<arg_key>`` or ``</tool_call>``:
+  ``qwen3_xml``, ``mimo``, ``step3p5``, ``step5``, ``granite_toolcall_parser``); a name then ``<arg_key>`` or ``</tool_call>``:
   ``glm45`` (``glm47``, ``poolside_v1`` and ``ling3`` read the same); a name then
   ``<param_key>`` or ``{``: ``telechat4`` (also ``xingchen4``). Anything else: ``hermes``, whose
-  parser releases what is not a call as text. The hold: the blanks and the name.
+  parser releases what is not a call as text (``ripple`` writes Hermes calls too, the
+  newline before ``<tool_call>`` counted as markup: name it to have that). The hold: the
+  blanks and the name.
 - ``<tool_calls`` (Jamba, Hunyuan-A13B, MiniMax-M1, and HY v3/v4 with a per-checkpoint
   suffix): ``[`` or ``{`` after the blanks is ``jamba`` (it reads Hunyuan-A13B's list and
   MiniMax-M1's JSON lines the same); ``<tool_call`` is HY: ``hy_v3`` when the name is
@@ -290,6 +292,7 @@ for _name, _markers in {
     "seed_oss": ("<seed:tool_call>", "<seed:think>"),
     "solar_open": ("<|tool_calls|>", "<|tool_call:begin|>"),
     "step3": ("<｜tool_calls_begin｜>",),
+    "zaya": ("<zyphra_tool_call>",),
 }.items():
     for _marker in _markers:
         MARKERS[_marker] = (_fixed(_name), _name)

@@ -18,20 +18,20 @@ call with no ``arguments`` gets ``{}`` (vLLM #28806 dropped them). Holds back a 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from streamcall.formats._jsoncalls import JsonCallsParser
 
 
 class HermesParser(JsonCallsParser):
-    names = ("hermes", "qwen3_json")
+    names: ClassVar[tuple[str, ...]] = ("hermes", "qwen3_json")
     family = "Hermes 2 Pro/3, Qwen2.5, QwQ-32B"
     vllm_differences = (
         "Streams arguments without re-scanning the buffer; keeps text between and after "
         "calls; gives {} to parameterless calls (vLLM #28806); decodes string arguments "
         "instead of passing them through double-encoded."
     )
-    START = ("<tool_call>",)
+    START: ClassVar[tuple[str, ...]] = ("<tool_call>",)
     END = "</tool_call>"
 
     @classmethod

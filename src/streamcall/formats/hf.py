@@ -12,8 +12,16 @@ a fixed syntax, this one reads the template it is given, and fails without it.
 written, their delimiters dropped: the text a tool parser after it reads (``hf`` again, or
 any format).
 
-Neither is registered through ``FORMATS`` or the reasoning table; ``registry.tool_parser``
-and ``reasoning.reasoning_parser`` build them by name.
+``beam`` (vLLM 0.34's parser for Beam checkpoints, ``vllm/parser/beam.py``) is the same
+reading under another name: vLLM's ``BeamParser`` is its ``hf`` parser with a grammar derived
+from the template added to the request (a sampling constraint: arguments sorted by name,
+reasoning required unless ``enable_thinking`` is off), and parses the output exactly as
+``hf`` does. streamcall does not constrain sampling, so ``tool_parser("beam", template=T)``
+and ``reasoning_parser("beam", template=T)`` are ``hf``'s parsers of ``T``. Beam has no wire
+syntax of its own to read without its checkpoint's template.
+
+Neither name is registered through ``FORMATS`` or the reasoning table (``TEMPLATE_FORMATS``
+lists them); ``registry.tool_parser`` and ``reasoning.reasoning_parser`` build them by name.
 """
 
 from __future__ import annotations
@@ -26,27 +34,34 @@ from streamcall.reasoning._engine import ReasoningParser
 from streamcall.response_templates.spec import load_response_template
 from streamcall.response_templates.stream import ResponseStream
 
-__all__ = ["NAME", "HfReasoningParser", "HfToolParser"]
+__all__ = ["NAME", "TEMPLATE_FORMATS", "HfReasoningParser", "HfToolParser"]
 
 NAME = "hf"
+#: the format names that read a checkpoint's response template (``beam``: see above)
+TEMPLATE_FORMATS = (NAME, "beam")
 
 MISSING_TEMPLATE = (
-    "the hf format reads a response template and none was given: pass template= "
-    '(tool_parser("hf", template=...): a dict, a model directory or a tokenizer_config.json)'
+    "the {name} format reads a response template and none was given: pass template= "
+    '({api}("{name}", template=...): a dict, a model directory or a tokenizer_config.json)'
 )
 
 
 class HfToolParser(ToolParser):
     """A response template read as a stream (``ResponseStream``), as a tool parser."""
 
-    names: ClassVar[tuple[str, ...]] = (NAME,)
+    names: ClassVar[tuple[str, ...]] = TEMPLATE_FORMATS
     family: ClassVar[str] = "a checkpoint's response_template (transformers, vLLM's hf)"
 
     def __init__(
-        self, tools: Tools | None = None, *, id_prefix: str = "call_", template: Any = None
+        self,
+        tools: Tools | None = None,
+        *,
+        id_prefix: str = "call_",
+        template: Any = None,
+        name: str = NAME,
     ) -> None:
         if template is None:
-            raise ValueError(MISSING_TEMPLATE)
+            raise ValueError(MISSING_TEMPLATE.format(name=name, api="tool_parser"))
         super().__init__(tools, id_prefix=id_prefix)
         self.template = load_response_template(template)
         self._stream = ResponseStream(self.template, tools=self.tools, id_prefix=id_prefix)
@@ -67,10 +82,10 @@ class HfToolParser(ToolParser):
 class HfReasoningParser(ReasoningParser):
     """A response template's thinking fields read as a stream, the rest released as text."""
 
-    def __init__(self, template: Any = None) -> None:
+    def __init__(self, template: Any = None, *, name: str = NAME) -> None:
         if template is None:
-            raise ValueError(MISSING_TEMPLATE.replace("tool_parser", "reasoning_parser"))
-        super().__init__(NAME)
+            raise ValueError(MISSING_TEMPLATE.format(name=name, api="reasoning_parser"))
+        super().__init__(name)
         self.template = load_response_template(template)
         self._stream = ResponseStream(self.template, reasoning_only=True)
 

@@ -1,6 +1,7 @@
 """Meta Muse Spark and Muse Glimmer: Harmony-like messages, ATEM calls in tool channels.
 
-Grammar (vLLM ``muse``, ``musespark1x``, ``muse_glimmer``; SGLang ``muse``): messages
+Grammar (vLLM ``muse``, ``musespark`` (0.34's alias of ``muse``), ``musespark1x`` (0.33's),
+``muse_glimmer``; SGLang ``muse``): messages
 framed by ``<|start|>``, ``<|message|>``, ``<|eom|>`` and ``<|eot|>``, read by
 ``muse_framing`` (shared with the reasoning parsers of the same names)::
 
@@ -123,7 +124,7 @@ BODY, HEADER = map(int, Mode)
 
 
 class MuseParser(ToolParser):
-    names: ClassVar[tuple[str, ...]] = ("muse", "musespark1x")
+    names: ClassVar[tuple[str, ...]] = ("muse", "musespark", "musespark1x")
     family = "Meta Muse Spark (messages with to= recipients, ATEM calls)"
     vllm_differences = (
         "Streams each call while it is written, string values as they arrive (vLLM "

@@ -1,6 +1,6 @@
 """Muse's message framing (Meta Muse Spark, Muse Glimmer), read in one place for both of
 its parsers: the tool calls (``formats/muse.py``) and the reasoning
-(``reasoning/muse.py``), each registered as ``muse``, ``musespark1x`` and ``muse_glimmer``.
+(``reasoning/muse.py``), each registered as ``muse``, ``musespark``, ``musespark1x`` and ``muse_glimmer``.
 
 Grammar (vLLM ``muse`` / ``muse_glimmer``, SGLang ``muse``; the chat template
 ``examples/tool_chat_template_muse_glimmer.jinja``)::
@@ -32,7 +32,7 @@ generation prompt ends with ``<|start|>assistant``, so the first message's heade
   after a terminator) is text; a terminator there is dropped as markup.
 
 What a body is depends on its recipient and on the format (``Channels``: ``SPARK`` for
-``muse`` and ``musespark1x``, ``GLIMMER`` for ``muse_glimmer``): reasoning, text, dropped,
+``muse``, ``musespark`` and ``musespark1x``, ``GLIMMER`` for ``muse_glimmer``): reasoning, text, dropped,
 or a tool channel, whose body holds the ATEM calls.
 
 What it holds back: a partial frame token at the end of the buffer (``StopMarkers``:
@@ -130,7 +130,12 @@ SPARK = Channels(
 )
 #: Muse Glimmer (vLLM ``muse_glimmer``: every recipient but ``self`` and ``user`` is a tool)
 GLIMMER = Channels(TEXT, {"self": REASONING, "user": TEXT})
-CHANNELS: dict[str, Channels] = {"muse": SPARK, "musespark1x": SPARK, "muse_glimmer": GLIMMER}
+CHANNELS: dict[str, Channels] = {
+    "muse": SPARK,
+    "musespark": SPARK,
+    "musespark1x": SPARK,
+    "muse_glimmer": GLIMMER,
+}
 
 
 def header_reader() -> HeaderReader:

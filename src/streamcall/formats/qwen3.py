@@ -1,6 +1,8 @@
 """Qwen3-Coder XML calls: ``<tool_call><function=NAME><parameter=KEY>value</parameter>...``.
 
-Grammar (Qwen3-Coder, Qwen3.5/3.6, MiMo, Step-3.5; vLLM ``qwen3_coder``/``qwen3_xml``)::
+Grammar (Qwen3-Coder, Qwen3.5/3.6, MiMo, Step-3.5, Granite 4.2; vLLM ``qwen3_coder``/``qwen3_xml``,
+and ``granite_toolcall_parser``, vLLM 0.34's Granite 4.2 parser: Nemotron V3's subclass of
+its Qwen3 parser, the same grammar)::
 
     text* ( '<tool_call>' ws* call* ws* '</tool_call>' text* )*
     call  := ( '<function=' NAME '>' | '<function name="' NAME '">' )
@@ -32,8 +34,13 @@ from streamcall.formats._xmlparams import XmlParamsParser
 
 
 class QwenCoderParser(XmlParamsParser):
-    names: ClassVar[tuple[str, ...]] = ("qwen3_coder", "qwen3_xml", "mimo")
-    family = "Qwen3-Coder, Qwen3.5/3.6, Xiaomi MiMo; Qwen2.5/QwQ/Qwen3 JSON calls"
+    names: ClassVar[tuple[str, ...]] = (
+        "qwen3_coder",
+        "qwen3_xml",
+        "mimo",
+        "granite_toolcall_parser",
+    )
+    family = "Qwen3-Coder, Qwen3.5/3.6, Xiaomi MiMo, Granite 4.2; Qwen2.5/QwQ/Qwen3 JSON calls"
     vllm_differences = (
         "Streams string parameters character by character instead of waiting for "
         "</parameter> (SGLang #27005); untyped values (no schema) follow the documented "

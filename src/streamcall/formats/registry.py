@@ -119,6 +119,8 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("telechat4", "telechat4"),
     ("xingchen4", "xingchen4"),
     ("xing4", "xingchen4"),
+    ("zaya1", "zaya"),  # Zyphra ZAYA1 (not Zyphra's Zamba, which has no tool format)
+    ("ricursive", "ripple"),  # never bare "ripple" [model ids unverified: the vendor's name]
     # -- base families ----------------------------------------------------------------------
     ("mistral-", "mistral"),
     ("mixtral-", "mistral"),
@@ -140,7 +142,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("glm-4.5", "glm45"),
     ("gemma4", "gemma4"),
     ("gemma-4", "gemma4"),
-    ("granite-4.2", "qwen3_coder"),  # Granite 4.2 writes Qwen3's XML calls
+    ("granite-4.2", "granite_toolcall_parser"),  # Qwen3's XML calls, vLLM 0.34's name
     ("granite-4", "granite4"),
     ("llama-3.3", "llama3_json"),
     ("granite-3", "granite"),
@@ -199,14 +201,14 @@ def tool_parser(
 ) -> ToolParser:
     """A fresh streaming parser for a format, given by name or routed from a model id.
 
-    ``template`` is the response template of the ``hf`` format (``formats/hf.py``), which
-    needs one; no other format takes it."""
-    if name == "hf":
+    ``template`` is the response template of the ``hf`` format and of ``beam``, which reads
+    one the same way (``formats/hf.py``); they need one, and no other format takes it."""
+    if name in ("hf", "beam"):
         from streamcall.formats.hf import HfToolParser
 
-        return HfToolParser(tools, id_prefix=id_prefix, template=template)
+        return HfToolParser(tools, id_prefix=id_prefix, template=template, name=name)
     if template is not None:
-        raise ValueError(f"template= is for the hf format only, not {name or model!r}")
+        raise ValueError(f"template= is for the hf and beam formats only, not {name or model!r}")
     if name is None:
         if model is None:
             raise ValueError("tool_parser needs a format name or a model id")

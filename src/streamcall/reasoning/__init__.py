@@ -34,7 +34,7 @@ __all__ = [
 
 _SPECS: dict[str, ReasoningSpec] = {spec.name: spec for spec in SPECS}
 #: the formats with a parser of their own rather than a row of the marker table (``SPECS``)
-_MUSE_FORMATS = ("muse", "musespark1x", "muse_glimmer")
+_MUSE_FORMATS = ("muse", "musespark", "musespark1x", "muse_glimmer")
 _OWN_PARSER_FORMATS = ("identity", "minimax_m2_append_think", "openai_gptoss", *_MUSE_FORMATS)
 
 # (substring, reasoning format), in priority order: as ``ROUTES`` of the tool formats, the
@@ -86,6 +86,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("solar-open-", "solar_open"),
     ("inkling", "inkling"),
     ("poolside", "poolside_v1"),
+    ("zaya1", "zaya"),
+    ("ricursive", "ripple"),  # never bare "ripple"
     ("apertus", "apertus"),
     ("apriel-1.5", "apriel"),
     ("minicpm-v", "minicpmv"),
@@ -141,14 +143,14 @@ def reasoning_parser(
 
     ``prompt_opened`` states whether the prompt already opened reasoning (the template
     pre-filled ``<think>``); None takes the format's default. ``template`` is the response
-    template of the ``hf`` format (``formats/hf.py``), which needs one.
+    template of the ``hf`` and ``beam`` formats (``formats/hf.py``), which need one.
     """
-    if name == "hf":
+    if name in ("hf", "beam"):
         from streamcall.formats.hf import HfReasoningParser
 
-        return HfReasoningParser(template)
+        return HfReasoningParser(template, name=name)
     if template is not None:
-        raise ValueError(f"template= is for the hf format only, not {name!r}")
+        raise ValueError(f"template= is for the hf and beam formats only, not {name!r}")
     spec = _SPECS.get(name)
     if spec is not None:
         return MarkerReasoningParser(spec, prompt_opened=prompt_opened)

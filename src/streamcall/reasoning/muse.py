@@ -1,5 +1,5 @@
-"""Meta Muse Spark and Muse Glimmer, as reasoning formats (``muse``, ``musespark1x``,
-``muse_glimmer``).
+"""Meta Muse Spark and Muse Glimmer, as reasoning formats (``muse``, ``musespark``,
+``musespark1x``, ``muse_glimmer``).
 
 Grammar: messages framed by ``<|start|>``, ``<|message|>``, ``<|eom|>`` and ``<|eot|>``,
 read by ``streamcall.formats.muse_framing``, which the tool parsers of the same names

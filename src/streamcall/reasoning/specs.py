@@ -274,6 +274,37 @@ SPECS: tuple[ReasoningSpec, ...] = (
     # is the R1 parser); no tool marker ends it implicitly.
     ReasoningSpec("step5", family="StepFun Step-5", opened=True),
     ReasoningSpec("nemotron_v3", family="NVIDIA Nemotron v3", opened=True),
+    # ZAYA1 is Qwen3's grammar with another tool wrapper (vLLM 0.34's ZayaParser is a
+    # Qwen3Parser): thinking on by default, and the wrapper ends reasoning when a call
+    # follows it.
+    ReasoningSpec(
+        "zaya",
+        family="Zyphra ZAYA1",
+        opened=True,
+        implicit_end=("<zyphra_tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+    ),
+    # Ripple decides per turn whether to think: the prompt does not open <think>, and a
+    # <think> block may open anywhere in the answer. The template frames every marker
+    # with newlines ('<think>\n...\n</think>\n'), which vLLM counts as the markers'; a
+    # <tool_call> (with its newline before it) ends reasoning and is the tool parser's.
+    ReasoningSpec(
+        "ripple",
+        family="Ricursive Ripple (optional <think> per turn)",
+        start=("<think>\n", "<think>"),
+        end=("\n</think>\n", "\n</think>", "</think>\n", "</think>"),
+        reopen=True,
+        # vLLM drops a </think> met outside reasoning, before or after it
+        text_drop=("\n</think>\n", "\n</think>", "</think>\n", "</think>"),
+        implicit_end=("\n<tool_call>", "<tool_call>"),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+        vllm_differences="<tool_call> ends reasoning only when a JSON call follows it "
+        "(vLLM ends it at the marker alone, so reasoning that mentions the tag is cut "
+        "there); a <think> written again inside reasoning stays reasoning text (vLLM "
+        "drops it).",
+    ),
     # Inkling's typed blocks: every <|content_thinking|> block is reasoning, and a block
     # ends at its end token, or where the next block's marker (a new message, another
     # kind) cuts it short; those markers are the tool parser's (formats/inkling.py).

@@ -523,6 +523,9 @@ EXPORTED: dict[str, Exported] = {
     "mimo": _qwen_xml(_QWEN),
     "seed_oss": _qwen_xml("<seed:bos>assistant\n", "seed:tool_call"),
     "step5": _qwen_xml(_QWEN),
+    # ZAYA1's turns are ChatML's (vLLM 0.34's ZayaParser keeps Qwen3's turn boundaries)
+    "zaya": _qwen_xml(_QWEN, "zyphra_tool_call"),
+    "zaya_xml": _qwen_xml(_QWEN, "zyphra_tool_call"),
     "step3p5": _tagged_params(
         "<|im_start|>assistant\n",
         r'<tool_call>\s*<function name="(?P<name>[^"\n]+)">',
@@ -785,8 +788,19 @@ UNEXPRESSIBLE: dict[str, str] = {
         "would give the string, where streamcall gives the object."
     ),
     "muse": _MUSE,
+    "musespark": _MUSE,
     "musespark1x": _MUSE,
     "muse_glimmer": _MUSE,
+    "granite_toolcall_parser": (
+        "streamcall has no chat template of Granite 4.2, so the assistant turn's start, which "
+        "a response template anchors on, is not known (its calls are Qwen3-Coder's XML, "
+        "exported as qwen3_coder)."
+    ),
+    "ripple": (
+        "streamcall has no chat template of Ripple, so the assistant turn's start, which a "
+        "response template anchors on, is not known (its calls are Hermes JSON, exported as "
+        "hermes, with the newline before <tool_call> as markup)."
+    ),
     "iquest_q1": (
         "streamcall has no chat template of IQuest Q1, so the assistant turn's start, which "
         "a response template anchors on, is not known (its calls are GLM-4.7's in "

@@ -48,6 +48,8 @@ EQUIVALENT = {
     "mimo": "qwen3_coder",
     "step3p5": "qwen3_coder",
     "step5": "qwen3_coder",
+    "granite_toolcall_parser": "qwen3_coder",
+    "zaya_xml": "zaya",
     "hunyuan_a13b": "jamba",
     "minimax": "jamba",
     "llama4_json": "llama3_json",
@@ -55,8 +57,14 @@ EQUIVALENT = {
 
 #: formats auto cannot tell from the one it picks: the same wire read by other rules
 #: (Muse Spark types a key the schema types as a string raw, Glimmer reads every value as
-#: JSON when it loads), so only the choice and the calls' names are compared
-SAME_WIRE = {"muse": "muse_glimmer", "musespark1x": "muse_glimmer"}
+#: JSON when it loads; Ripple counts the newline before <tool_call> as markup, Hermes as
+#: text), so only the choice and the calls' names are compared
+SAME_WIRE = {
+    "muse": "muse_glimmer",
+    "musespark": "muse_glimmer",
+    "musespark1x": "muse_glimmer",
+    "ripple": "hermes",
+}
 
 AROUND = ["", "Sure. ", "Let me check.\n", "  ", "a < b, [1] {x}: "]
 

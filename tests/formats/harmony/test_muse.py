@@ -22,7 +22,7 @@ from streamcall.output import output_parser
 from support import check_contract, check_format, random_chunkings, summary, typed_tool
 
 S = "<|start|>assistant"
-SPARK = ("muse", "musespark1x")
+SPARK = ("muse", "musespark", "musespark1x")
 ALL = (*SPARK, "muse_glimmer")
 WEATHER = typed_tool("get_weather", city="string", days="integer")
 

@@ -95,7 +95,12 @@ def test_the_channel_tables() -> None:
     assert [GLIMMER.kind(r) for r in ("", "self", "user", "commentary", "developer", "f")] == [
         TEXT, REASONING, TEXT, TOOL, TOOL, TOOL
     ]  # fmt: skip
-    assert CHANNELS == {"muse": SPARK, "musespark1x": SPARK, "muse_glimmer": GLIMMER}
+    assert CHANNELS == {
+        "muse": SPARK,
+        "musespark": SPARK,
+        "musespark1x": SPARK,
+        "muse_glimmer": GLIMMER,
+    }
 
 
 def test_harmonys_header_reader_is_unchanged_without_breaks() -> None:

@@ -1,4 +1,4 @@
-"""``muse``, ``musespark1x`` and ``muse_glimmer`` against their upstream fixtures.
+"""``muse``, ``musespark``, ``musespark1x`` and ``muse_glimmer`` against their upstream fixtures.
 
 The cases (``tests/fixtures/upstream/muse.json`` and ``muse_glimmer.json``: vLLM's
 ``tests/tool_parsers/test_muse*`` and ``tests/reasoning/test_muse*``, SGLang's
@@ -6,7 +6,7 @@ The cases (``tests/fixtures/upstream/muse.json`` and ``muse_glimmer.json``: vLLM
 every chunking (the upstream test's own chunk sizes included), and again through the
 tool parser alone, which reads the whole stream itself (its reasoning included) and must
 give the same result. ``muse.json`` holds Spark's expectations, for ``muse`` and for
-``musespark1x`` (the same parser); ``muse_glimmer.json`` Glimmer's.
+``musespark`` and ``musespark1x`` (the same parser: vLLM 0.34's and 0.33's alias); ``muse_glimmer.json`` Glimmer's.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _TRUNCATED = (
 SKIP = {"sglang_truncated_tool_channel": _TRUNCATED}
 
 
-@pytest.mark.parametrize("fmt", ["muse", "musespark1x"])
+@pytest.mark.parametrize("fmt", ["muse", "musespark", "musespark1x"])
 @pytest.mark.parametrize("case", upstream_cases("muse", skip=SKIP))
 def test_spark_cases(case: dict[str, Any], fmt: str) -> None:
     check_upstream_case(case, fmt, fmt)
@@ -39,7 +39,12 @@ def test_glimmer_cases(case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("fixture", "fmt"),
-    [("muse", "muse"), ("muse", "musespark1x"), ("muse_glimmer", "muse_glimmer")],
+    [
+        ("muse", "muse"),
+        ("muse", "musespark"),
+        ("muse", "musespark1x"),
+        ("muse_glimmer", "muse_glimmer"),
+    ],
 )
 def test_the_tool_parser_alone_reads_the_same(fixture: str, fmt: str) -> None:
     """Without a reasoning stage the tool parser splits reasoning off itself, the same way."""

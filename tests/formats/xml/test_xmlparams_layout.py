@@ -33,12 +33,13 @@ MODULES = [
     "kimi_k3",
     "dots",
     "gigachat",
+    "zaya",
     "schema",
 ]
 
 
 def test_every_format_of_the_family_is_here() -> None:
-    assert len(XML_FORMATS) == 27
+    assert len(XML_FORMATS) == 30
 
 
 @pytest.mark.parametrize("fmt", XML_FORMATS)
