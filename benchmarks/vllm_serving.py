@@ -15,9 +15,10 @@ than no parser at all on the whole request: it holds pieces back and vLLM then s
 chunks. The streamed calls of both parsers are folded and checked against the arguments
 rendered; a wrong one is marked in the table.
 
-Needs vLLM 0.33 (``scripts/test-vllm`` makes a venv with it); run from the repository::
+Needs vLLM 0.33 or 0.34 (``scripts/test-vllm VERSION`` makes a venv with it, named
+``.venv-vllm-VERSION``); run from the repository::
 
-    VLLM_TARGET_DEVICE=cpu VENV/bin/python -m benchmarks vllm_serving [format ...]
+    VLLM_TARGET_DEVICE=cpu .venv-vllm-0.34.0/bin/python -m benchmarks vllm_serving [format ...]
 """
 
 from __future__ import annotations
@@ -49,13 +50,13 @@ MODELS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 def available() -> str | None:
-    """None when vLLM 0.33 is importable, else why not."""
+    """None when vLLM 0.33 or 0.34 is importable, else why not."""
     try:
         version = importlib.metadata.version("vllm")
     except importlib.metadata.PackageNotFoundError:
-        return "vllm is not installed (scripts/test-vllm makes a venv with vllm==0.33.0)"
-    if not version.startswith("0.33."):
-        return f"needs vLLM 0.33, found {version}"
+        return "vllm is not installed (scripts/test-vllm 0.34.0 makes a venv with it)"
+    if not version.startswith(("0.33.", "0.34.")):
+        return f"needs vLLM 0.33 or 0.34, found {version}"
     return None
 
 
@@ -114,7 +115,7 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
     args_list = [string_args(n) if shape == "str" else object_args(n) for n in SIZES]
     texts = [parser_class(fmt).render([("f", args)]) for args in args_list]
     directory = h.make_tokenizer(root / f"{fmt}-{shape}" / model, specials, texts)
-    engine = h.ScriptedEngine(h.ModelConfig(str(directory), str(directory)))
+    engine = h.ScriptedEngine(h.model_config(directory))
     engine.tokens_per_delta = 1
     servings = {
         "none": h.make_serving(engine, tool_parser=None),

@@ -1,7 +1,7 @@
 """The vLLM adapter's pure core, without vLLM: what ``DeltaAdapter`` sends per delta and at
 the end of the stream, and how ``streamcall`` routes a tokenizer. Everything that needs
 vLLM itself (loading, registration, vLLM's serving code) is in test_vllm_real.py, which
-runs against real vLLM 0.33.0 (``scripts/test-vllm``)."""
+runs against real vLLM 0.33.0 and 0.34.0 (``scripts/test-vllm VERSION``)."""
 
 from __future__ import annotations
 

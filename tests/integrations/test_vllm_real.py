@@ -1,4 +1,4 @@
-"""The vLLM plugin inside real vLLM 0.33.0, compared on the wire with vLLM's own parsers.
+"""The vLLM plugin inside real vLLM 0.33.0 and 0.34.0, compared with vLLM's own parsers.
 
 Every test drives vLLM's ``OpenAIServingChat`` (``create_chat_completion``: its request
 handling, ``adjust_request``, the chat template, the streaming generator and the
@@ -17,7 +17,8 @@ compared. Every other difference the tests allow is one of the numbered
 items of docs/formats.md, section "In vLLM" (cited as "In vLLM, item N"), or a per-format
 row of that file's table.
 
-Run them with ``scripts/test-vllm`` (it makes or reuses a venv with ``vllm==0.33.0``).
+Run them with ``scripts/test-vllm 0.33.0`` or ``scripts/test-vllm 0.34.0`` (each makes or
+reuses a venv with that vLLM).
 """
 
 from __future__ import annotations
@@ -38,21 +39,21 @@ try:
     _VLLM = importlib.metadata.version("vllm")
 except importlib.metadata.PackageNotFoundError:
     _VLLM = None
-if _VLLM is None or not _VLLM.startswith("0.33."):
+if _VLLM is None or not _VLLM.startswith(("0.33.", "0.34.")):
     pytest.skip(
-        f"needs vLLM 0.33 (found {_VLLM or 'none'}): run scripts/test-vllm, which makes a "
-        "venv with vllm==0.33.0 and runs these tests",
+        f"needs vLLM 0.33 or 0.34 (found {_VLLM or 'none'}): run scripts/test-vllm 0.33.0 "
+        "(or 0.34.0), which makes a venv with that vLLM and runs these tests",
         allow_module_level=True,
     )
 os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")  # the PyPI wheel does not say "cpu"
 
 from vllm_harness import (
     PLUGIN_FILE,
-    ModelConfig,
     ScriptedEngine,
     chat,
     make_serving,
     make_tokenizer,
+    model_config,
 )
 
 # vLLM's own serving code reads the request's deprecated max_tokens member
@@ -309,7 +310,7 @@ def engines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Scri
     out = {}
     for model in (HERMES, QWEN3, QWEN3_CODER, GRANITE4, GEMMA4, GLM47, LLAMA3):
         directory = make_tokenizer(root / model.name, model.specials, corpus * 4)
-        out[model.name] = ScriptedEngine(ModelConfig(str(directory), str(directory)))
+        out[model.name] = ScriptedEngine(model_config(directory))
     yield out
 
 
@@ -395,18 +396,25 @@ for name in ("streamcall_hermes", "streamcall"):
     validate_api_server_args(args) # ... then this, before the engine starts
 tokenizer = get_tokenizer(model)
 names = [n for n in ToolParserManager.list_registered() if n.startswith("streamcall")]
+refused = []
 for name in names:  # as OpenAIServingChat does at startup: compose, build with the tokenizer
-    ParserManager.get_parser(tool_parser_name=name, enable_auto_tools=True,
-                             model_name=model, tokenizer=tokenizer)
+    try:
+        ParserManager.get_parser(tool_parser_name=name, enable_auto_tools=True,
+                                 model_name=model, tokenizer=tokenizer)
+    except Exception as exc:  # the template readers, on a tokenizer without a template
+        if "response template" not in str(exc):
+            raise
+        refused.append(name)
 print(" ".join(sorted(names)))
+print(" ".join(sorted(refused)))
 """
 
 
 def test_every_vllm_parser_name_is_a_streamcall_format() -> None:
-    """Issue 16's bar, against vLLM itself: every tool-call parser name vLLM 0.33 registers
-    is a streamcall format, and every reasoning parser name a streamcall reasoning format
-    (but ``hf`` and ``beam`` in both, which read a checkpoint's response template, not a
-    wire format of their own)."""
+    """Issue 16's and 38's bar, against vLLM itself (0.33 and 0.34): every tool-call parser
+    name the installed vLLM registers is a streamcall format, and every reasoning parser
+    name a streamcall reasoning format, but ``hf``, the name of the response-template
+    reading itself (``beam`` is that reading under Beam's name, built with the template)."""
     from vllm.reasoning import ReasoningParserManager
     from vllm.tool_parsers import ToolParserManager
 
@@ -418,10 +426,14 @@ def test_every_vllm_parser_name_is_a_streamcall_format() -> None:
 
     tools = theirs(ToolParserManager)
     assert len(tools) > 50, sorted(tools)
-    assert tools - {"hf", "beam"} - set(streamcall.formats()) == set()
+    from streamcall.formats.hf import TEMPLATE_FORMATS
+
+    # beam reads a checkpoint's response template as hf does (formats/hf.py): a streamcall
+    # format name, built with the template (tool_parser("beam", template=...))
+    assert tools - {"hf"} - set(streamcall.formats()) - set(TEMPLATE_FORMATS) == set()
     reasoning = theirs(ReasoningParserManager)
     assert len(reasoning) > 30, sorted(reasoning)
-    assert reasoning - {"hf", "beam"} - set(reasoning_formats()) == set()
+    assert reasoning - {"hf"} - set(reasoning_formats()) - set(TEMPLATE_FORMATS) == set()
 
 
 def test_every_name_loads_through_vllm_startup(engines: dict[str, ScriptedEngine]) -> None:
@@ -429,6 +441,7 @@ def test_every_name_loads_through_vllm_startup(engines: dict[str, ScriptedEngine
     validation, then every ``streamcall*`` name composed and built against the tokenizer
     the way ``OpenAIServingChat`` checks parsers at startup."""
     import streamcall
+    from streamcall.formats.hf import TEMPLATE_FORMATS
 
     model = engines[HERMES.name].mock.model_config.model
     done = subprocess.run(
@@ -439,8 +452,11 @@ def test_every_name_loads_through_vllm_startup(engines: dict[str, ScriptedEngine
         env={**os.environ, "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"},
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    names = done.stdout.split()
-    assert names == sorted(["streamcall", *(f"streamcall_{f}" for f in streamcall.formats())])
+    names, refused = (line.split() for line in done.stdout.splitlines()[-2:])
+    formats = [*streamcall.formats(), *TEMPLATE_FORMATS]
+    assert names == sorted(["streamcall", *(f"streamcall_{f}" for f in formats)])
+    # this tokenizer has no response template: the two names that need one stop at startup
+    assert refused == sorted(f"streamcall_{f}" for f in TEMPLATE_FORMATS)
 
 
 # --- the same as vLLM's parser, on the wire -----------------------------------------------
@@ -686,7 +702,7 @@ def test_routing_name_that_routes_nowhere_stops_the_server_at_startup(
     with the tokenizer) fails, naming the flag and the ``streamcall_<format>`` fix; no
     request is ever served with a parser that cannot parse."""
     directory = make_tokenizer(tmp_path / "my-finetune-v2", HERMES.specials, [HERMES_CALLS])
-    engine = ScriptedEngine(ModelConfig(str(directory), str(directory)))
+    engine = ScriptedEngine(model_config(directory))
     with pytest.raises(TypeError) as info:
         make_serving(engine, tool_parser="streamcall")
     message_ = str(info.value)
@@ -712,7 +728,7 @@ def test_routing_name_with_a_broken_response_template_stops_the_server_at_startu
         make_tokenizer(tmp_path / "Hermes-3-Llama-3.1-8B", HERMES.specials, [HERMES_CALLS]),
         {"fields": {}},
     )
-    engine = ScriptedEngine(ModelConfig(str(directory), str(directory)))
+    engine = ScriptedEngine(model_config(directory))
     with pytest.raises(TypeError) as info:
         make_serving(engine, tool_parser="streamcall")
     assert "response_template is not valid" in str(info.value)
@@ -733,7 +749,7 @@ def test_routing_name_reads_the_tokenizers_response_template(tmp_path: Path, n: 
         make_tokenizer(tmp_path / "my-finetune-v2", HERMES.specials, [HERMES_CALLS]),
         response_template_for("hermes"),
     )
-    engine = ScriptedEngine(ModelConfig(str(directory), str(directory)))
+    engine = ScriptedEngine(model_config(directory))
     text = f"Let me check.\n{HERMES_CALLS}"
     engine.text, engine.tokens_per_delta, engine.max_tokens = text, n, None
     outs = []
@@ -757,3 +773,52 @@ def test_routing_name_reads_the_tokenizers_response_template(tmp_path: Path, n: 
     for hf, hermes in ((outs[0][0], outs[1][0]), (outs[0][1], outs[1][1])):  # streamed, message
         assert calls(hf) == calls(hermes) and len(calls(hf)) == 2
         assert [c[1].strip() for c in hf if c[0] == "content"] == ["Let me check."]
+
+
+@pytest.mark.parametrize("n", [1, 4])
+@pytest.mark.parametrize("name", ["hf", "beam"])
+def test_template_names_read_the_tokenizers_response_template_as_vllm_does(
+    tmp_path: Path, name: str, n: int
+) -> None:
+    """``streamcall_hf`` and ``streamcall_beam`` on a checkpoint with a response template
+    give the client what vLLM's ``hf`` and ``beam`` give on the same output: the text
+    before the calls and the calls (Beam's request grammar is a sampling constraint,
+    which the scripted engine does not apply; the parsing is what is compared)."""
+    from streamcall.response_templates import response_template_for
+
+    template = response_template_for("hermes")
+    # vLLM's serving refuses a content field with a join (it streams content as it comes)
+    del template["fields"]["content"]["join"]
+    directory = _with_response_template(
+        make_tokenizer(tmp_path / "beam-checkpoint", HERMES.specials, [HERMES_CALLS]), template
+    )
+    engine = ScriptedEngine(model_config(directory))
+    engine.text, engine.tokens_per_delta, engine.max_tokens = (
+        f"Let me check.\n{HERMES_CALLS}",
+        n,
+        None,
+    )
+    request = {
+        "model": engine.mock.model_config.model,
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": TOOLS,
+    }
+    outs = []
+    for parser in (f"streamcall_{name}", name):
+        serving = make_serving(engine, tool_parser=parser)
+        outs.append(
+            (
+                fold(chat(serving, {**request, "stream": True})),
+                message(chat(serving, {**request, "stream": False})),
+            )
+        )
+
+    def calls(items: list[list[Any]]) -> list[tuple[str, Any]]:
+        return [(c[2], json.loads(c[3])) for c in items if c[0] == "call"]
+
+    def content(items: list[list[Any]]) -> str:
+        return "".join(c[1] for c in items if c[0] == "content").strip()
+
+    for ours, theirs in zip(outs[0], outs[1], strict=True):  # streamed, then the message
+        assert calls(ours) == calls(theirs) and len(calls(ours)) == 2
+        assert content(ours) == content(theirs) == "Let me check."

@@ -1,8 +1,9 @@
 """Real vLLM serving code around a scripted engine: the harness of test_vllm_real.py.
 
-What is real: vLLM's ``OpenAIServingChat`` (request parsing, ``adjust_request``, the
-effective ``chat_template_kwargs``, its streaming generator and its non-streaming path),
-its ``HfRenderer``/``OnlineRenderer`` (the chat template is rendered), its tokenizer
+What is real: vLLM's ``ModelConfig`` (``model_config``: built from the tokenizer's
+directory, as ``vllm serve DIRECTORY`` builds it), its ``OpenAIServingChat`` (request
+parsing, ``adjust_request``, the effective ``chat_template_kwargs``, its streaming
+generator and its non-streaming path), its ``HfRenderer``/``OnlineRenderer`` (the chat template is rendered), its tokenizer
 loader, its parser manager and its tool and reasoning parsers. What is not: the engine.
 ``ScriptedEngine.generate`` turns a scripted model output into the ``RequestOutput``s a
 real engine would stream (delta output kind), ``tokens_per_delta`` tokens at a time,
@@ -33,7 +34,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import PreTrainedTokenizerFast
-from vllm.config import MultiModalConfig
+from vllm.config import ModelConfig
 from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
 from vllm.entrypoints.openai.chat_completion.serving import OpenAIServingChat
 from vllm.entrypoints.openai.models.serving import (
@@ -81,52 +82,21 @@ def make_tokenizer(
     fast.chat_template = chat_template
     directory.mkdir(parents=True, exist_ok=True)
     fast.save_pretrained(str(directory))
-    # a config.json vLLM's loader can read (it looks for one beside the tokenizer)
-    (directory / "config.json").write_text(json.dumps({"model_type": "gpt2"}))
+    # a config.json vLLM's ModelConfig can read: a model it knows, a long enough context
+    (directory / "config.json").write_text(
+        json.dumps(
+            {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_positions": 1 << 16}
+        )
+    )
     return directory
 
 
-@dataclass
-class _HFConfig:
-    model_type: str = "any"
-
-
-@dataclass
-class ModelConfig:
-    """The members of vLLM's ``ModelConfig`` the serving code reads."""
-
-    model: str
-    tokenizer: str
-    max_model_len: int = 1 << 16
-    task: str = "generate"
-    runner_type: str = "generate"
-    trust_remote_code: bool = False
-    tokenizer_mode: str = "auto"
-    revision: str | None = None
-    code_revision: str | None = None
-    tokenizer_revision: str | None = None
-    multimodal_config: MultiModalConfig = field(default_factory=MultiModalConfig)
-    hf_config: _HFConfig = field(default_factory=_HFConfig)
-    hf_text_config: _HFConfig = field(default_factory=_HFConfig)
-    logits_processors: list[str] | None = None
-    allowed_local_media_path: str = ""
-    allowed_media_domains: list[str] | None = None
-    encoder_config: Any = None
-    generation_config: str = "auto"
-    override_generation_config: dict[str, Any] = field(default_factory=dict)
-    media_io_kwargs: dict[str, dict[str, Any]] = field(default_factory=dict)
-    skip_tokenizer_init: bool = False
-    is_encoder_decoder: bool = False
-    is_multimodal_model: bool = False
-    supports_multimodal_inputs: bool = False
-    renderer_num_workers: int = 1
-    enable_prompt_embeds: bool = False
-
-    def get_diff_sampling_param(self) -> dict[str, Any]:
-        return {}
-
-    def get_vocab_size(self) -> int:
-        return 1 << 16
+def model_config(directory: Path | str) -> ModelConfig:
+    """vLLM's own ``ModelConfig`` for a directory ``make_tokenizer`` wrote, as ``vllm serve
+    DIRECTORY`` builds it (the served name is the path, as without ``--served-model-name``).
+    The first one built in a process takes vLLM some seconds (it inspects its model
+    registry); the next ones are immediate."""
+    return ModelConfig(model=str(directory), tokenizer=str(directory))
 
 
 @dataclass
@@ -136,6 +106,9 @@ class _ParallelConfig:
 
 @dataclass
 class _VllmConfig:
+    """The members of ``VllmConfig`` the renderer reads. vLLM's own cannot be built here:
+    0.34 checks the platform first, and on an x86 CPU without Triton it refuses."""
+
     model_config: ModelConfig
     parallel_config: _ParallelConfig = field(default_factory=_ParallelConfig)
 

@@ -34,6 +34,9 @@ Two layers:
   parser once at startup to check it against the tokenizer, so a checkpoint that routes
   nowhere (a local directory named after no known model) stops the server at startup
   with a message naming ``streamcall_<format>``; it never fails or degrades a request.
+  ``streamcall_hf`` and ``streamcall_beam`` (vLLM's ``hf`` and ``beam``, which read the
+  checkpoint's response template: ``formats/hf.py``) parse with that template and stop the
+  server at startup when the tokenizer has none.
 
 The markers are read as text, so ``adjust_request`` asks vLLM to keep special tokens in
 the text whenever calls are to be parsed (vLLM's hermes does the same).
@@ -81,6 +84,7 @@ from typing import Any
 
 from streamcall.detect import hf_tool_parser
 from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.formats.hf import TEMPLATE_FORMATS
 from streamcall.formats.registry import ToolParser, format_for_model, formats, tool_parser
 from streamcall.output import OutputParser
 from streamcall.reasoning import ReasoningParser, reasoning_spec
@@ -396,10 +400,19 @@ def _make_base() -> tuple[type, Any]:
             else:
                 super().__init__(tokenizer)
             #: the tokenizer's response template, read by the routing parser ``streamcall``
-            self.streamcall_template = (
-                response_template_of(tokenizer) if self.format_name is None else None
-            )
-            if self.format_name is not None:
+            #: and by ``streamcall_hf`` and ``streamcall_beam``, which need one
+            reads_template = self.format_name is None or self.format_name in TEMPLATE_FORMATS
+            self.streamcall_template = response_template_of(tokenizer) if reads_template else None
+            if self.format_name in TEMPLATE_FORMATS:
+                if self.streamcall_template is None:
+                    raise ValueError(
+                        f"{PREFIX}{self.format_name} reads the checkpoint's response template, "
+                        f"and the tokenizer of {getattr(tokenizer, 'name_or_path', '?')!r} has "
+                        "none (no response_template in its tokenizer_config.json)"
+                    )
+                self.streamcall_format = "hf"
+                hf_tool_parser(self.streamcall_template)  # fails at startup if hf cannot run
+            elif self.format_name is not None:
                 self.streamcall_format = self.format_name
             elif self.streamcall_template is not None:
                 self.streamcall_format = "hf"
@@ -494,7 +507,7 @@ def register(names: Sequence[str] | None = None) -> list[str]:
     if _registered:
         return list(_registered)
     base, manager = _make_base()
-    wanted = list(names) if names is not None else formats()
+    wanted = list(names) if names is not None else [*formats(), *TEMPLATE_FORMATS]
     manager.register_module(name="streamcall", module=base)
     _registered.append("streamcall")
     for fmt in wanted:
