@@ -318,9 +318,9 @@ def test_stream_that_breaks_ends_with_an_error_event() -> None:
     try:
         client = Anthropic(base_url=proxy.url, api_key="x", max_retries=0, timeout=20)
         seen: list[Any] = []
-        with pytest.raises(anthropic.APIStatusError) as broke:
-            with client.messages.stream(model="dying", max_tokens=100, messages=HELLO) as stream:  # type: ignore[arg-type]
-                seen.extend(stream)
+        stream = client.messages.stream(model="dying", max_tokens=100, messages=HELLO)  # type: ignore[arg-type]
+        with pytest.raises(anthropic.APIStatusError) as broke, stream as events:
+            seen.extend(events)
         assert "ended abnormally" in str(broke.value)
         text = "".join(
             e.delta.text

@@ -280,7 +280,7 @@ def test_stream_that_breaks_ends_with_response_failed() -> None:
         client = OpenAI(base_url=f"{proxy.url}/v1", api_key="x", max_retries=0, timeout=20)
         with client.responses.stream(model="dying", input="Hello") as stream:
             events = list(stream)
-            with pytest.raises(RuntimeError, match="response.completed"):
+            with pytest.raises(RuntimeError, match=r"response\.completed"):
                 stream.get_final_response()
         last = events[-1]
         assert last.type == "response.failed"
