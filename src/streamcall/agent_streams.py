@@ -91,6 +91,10 @@ class _ApiStreamParser:
         self._finish_sent = False
         self.rejected = 0
         self.errors: list[StreamError] = []
+        self._setup()
+
+    def _setup(self) -> None:
+        """The state of one API's events."""
 
     # -- public -----------------------------------------------------------------------------
 
@@ -193,10 +197,8 @@ class _ApiStreamParser:
 class ResponsesStreamParser(_ApiStreamParser):
     """Raw SSE bytes of a Responses API stream in, ``Event``s out (module docstring)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def _setup(self) -> None:
         self._streamed: dict[int, int] = {}  # output_index of a call -> argument chars seen
-        self._calls = 0
 
     def _apply(self, kind: str, value: dict[str, Any], out: list[Event], data: str) -> None:
         if kind == "response.output_text.delta":
@@ -223,7 +225,6 @@ class ResponsesStreamParser(_ApiStreamParser):
                 if not isinstance(name, str) or not name:
                     self._reject(out, "a function_call item without a name", data)
                     return
-                self._calls += 1
                 self._streamed[index] = len(arguments)
                 fragment = ToolCallFragment(
                     index, call_id if isinstance(call_id, str) else None, name, arguments
@@ -290,8 +291,7 @@ class MessagesStreamParser(_ApiStreamParser):
     """Raw SSE bytes of an Anthropic Messages API stream in, ``Event``s out (module
     docstring)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def _setup(self) -> None:
         self._calls: set[int] = set()  # block indices of tool_use blocks
         self._input: dict[str, int] = {}  # message_start's input token counts
 

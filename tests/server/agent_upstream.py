@@ -79,10 +79,12 @@ def _prompt_output(prompt: str) -> str:
 
 
 class AgentUpstream:
-    """The upstream app; ``requests`` records (route, body) of every request."""
+    """The upstream app; ``requests`` records (route, body) of every request, and
+    ``authorization`` the ``Authorization`` header of each (None when absent)."""
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.authorization: list[str | None] = []
 
     def last(self) -> dict[str, Any]:
         return self.requests[-1][1]
@@ -91,11 +93,13 @@ class AgentUpstream:
         async def chat(request: Request) -> Response:
             body = await request.json()
             self.requests.append(("chat", body))
+            self.authorization.append(request.headers.get("authorization"))
             return self._answer(body, _chat_output, chat=True)
 
         async def completions(request: Request) -> Response:
             body = await request.json()
             self.requests.append(("completions", body))
+            self.authorization.append(request.headers.get("authorization"))
             return self._answer(body, lambda b: _prompt_output(b["prompt"]), chat=False)
 
         async def models(request: Request) -> Response:
@@ -168,9 +172,10 @@ class AgentUpstream:
 
 
 class Stack:
-    """The upstream and the proxies in front of it, each on 127.0.0.1: ``pass`` and
-    ``render`` (the upstream's chat route, or its completions route with the prompt
-    streamcall renders), and ``keyed`` (``pass`` with the client key ``KEY``)."""
+    """The upstream and the proxies in front of it, each on 127.0.0.1: ``pass``,
+    ``none`` (the upstream's chat route; ``none`` sends ``tool_choice: "none"``) and
+    ``render`` (its completions route, with the prompt streamcall renders), and ``keyed``
+    (``pass`` with the client key ``KEY``)."""
 
     KEY = "sk-client-key-39"
 
@@ -186,6 +191,7 @@ class Stack:
         for name, config in {
             "pass": ServerConfig(upstream=base, timeout=20.0),
             "render": ServerConfig(upstream=base, timeout=20.0, upstream_tools="render"),
+            "none": ServerConfig(upstream=base, timeout=20.0, upstream_tools="none"),
             "keyed": ServerConfig(upstream=base, timeout=20.0, client_keys=[self.KEY]),
         }.items():
             thread = ServerThread(create_app(config)).start()

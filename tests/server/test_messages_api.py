@@ -102,7 +102,7 @@ def test_text_and_thinking(stack: Stack, mode: str) -> None:
         assert sent["prompt"].startswith("<|im_start|>system\nBe brief.")
 
 
-@pytest.mark.parametrize("mode", ["pass", "render"])
+@pytest.mark.parametrize("mode", ["pass", "none", "render"])
 def test_tool_use_streamed_and_not(stack: Stack, mode: str) -> None:
     client = _client(stack, mode)
     kwargs: dict[str, Any] = {
@@ -309,6 +309,17 @@ def test_client_key(stack: Stack) -> None:
     assert Stack.KEY not in bare.text
 
 
+def test_client_x_api_key_reaches_a_keyless_upstream_as_a_bearer_token(stack: Stack) -> None:
+    hello: Any = HELLO
+    _client(stack, "pass", "sk-upstream-7").messages.create(
+        model=MODEL, max_tokens=10, messages=hello
+    )
+    assert stack.upstream.authorization[-1] == "Bearer sk-upstream-7"
+    # with client keys set, the client's key is the proxy's and never reaches the upstream
+    _client(stack, "keyed", Stack.KEY).messages.create(model=MODEL, max_tokens=10, messages=hello)
+    assert stack.upstream.authorization[-1] is None
+
+
 def test_stream_that_breaks_ends_with_an_error_event() -> None:
     script = Script("Partial answer that goes on and on and on and on", fault="die", die_after=5)
     upstream = ServerThread(scripted_upstream({"dying": script})).start()
@@ -328,6 +339,25 @@ def test_stream_that_breaks_ends_with_an_error_event() -> None:
             if e.type == "content_block_delta" and e.delta.type == "text_delta"
         )
         assert text and "Partial answer".startswith(text[:14])
+    finally:
+        proxy.stop()
+        upstream.stop()
+
+
+def test_rejected_upstream_chunk_is_counted() -> None:
+    script = Script("An answer long enough to carry a bad chunk in its middle.", fault="malformed")
+    upstream = ServerThread(scripted_upstream({"bad-chunk": script})).start()
+    proxy = ServerThread(
+        create_app(ServerConfig(upstream=f"{upstream.url}/v1", timeout=20.0))
+    ).start()
+    try:
+        client = Anthropic(base_url=proxy.url, api_key="x", max_retries=0, timeout=20)
+        stream = client.messages.stream(model="bad-chunk", max_tokens=100, messages=HELLO)  # type: ignore[arg-type]
+        with stream as events:
+            deltas = [e for e in events if e.type == "message_delta"]
+            final = events.get_final_message()
+        assert final.content[0].text == script.text  # type: ignore[union-attr]
+        assert deltas[0].model_extra == {"streamcall": {"rejected_chunks": 1}}
     finally:
         proxy.stop()
         upstream.stop()

@@ -114,7 +114,7 @@ def test_text_and_reasoning(stack: Stack, mode: str) -> None:
         assert sent["prompt"].startswith("<|im_start|>system\nBe brief.")
 
 
-@pytest.mark.parametrize("mode", ["pass", "render"])
+@pytest.mark.parametrize("mode", ["pass", "none", "render"])
 def test_tool_call_streamed_and_not(stack: Stack, mode: str) -> None:
     client = _client(stack, mode)
     kwargs: dict[str, Any] = {"model": MODEL, "input": ASK, "tools": TOOLS}
@@ -290,6 +290,29 @@ def test_stream_that_breaks_ends_with_response_failed() -> None:
         text = "".join(e.delta for e in events if e.type == "response.output_text.delta")
         assert text and "Partial answer".startswith(text[:14])
         assert [e.sequence_number for e in events] == list(range(len(events)))
+    finally:
+        proxy.stop()
+        upstream.stop()
+
+
+def test_rejected_upstream_chunk_is_counted() -> None:
+    script = Script("An answer long enough to carry a bad chunk in its middle.", fault="malformed")
+    upstream = ServerThread(scripted_upstream({"bad-chunk": script})).start()
+    proxy = ServerThread(
+        create_app(ServerConfig(upstream=f"{upstream.url}/v1", timeout=20.0))
+    ).start()
+    try:
+        raw = httpx.post(
+            f"{proxy.url}/v1/responses",
+            json={"model": "bad-chunk", "input": "Hello", "stream": True},
+            timeout=20,
+        ).text
+        assert ": streamcall: rejected upstream chunk" in raw
+        client = OpenAI(base_url=f"{proxy.url}/v1", api_key="x", max_retries=0, timeout=20)
+        final = _streamed(client, model="bad-chunk", input="Hello")[0]
+        assert final.output_text == script.text
+        assert final.model_extra is not None
+        assert final.model_extra["streamcall"] == {"rejected_chunks": 1}
     finally:
         proxy.stop()
         upstream.stop()

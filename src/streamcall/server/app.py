@@ -16,17 +16,26 @@ Routes:
   upstream's whole usage object passed on (details and provider members included),
   ``data: [DONE]`` last. Non-streaming answers are parsed the same way, one choice at
   a time, into a ``chat.completion`` with ``message.tool_calls``.
+- ``POST /v1/responses`` (the OpenAI Responses API, ``server/responses.py``) and
+  ``POST /v1/messages`` (Anthropic's Messages API, ``server/messages.py``): each request
+  is translated into a chat request and takes the same upstream path (``answer``:
+  validation, ``--upstream-tools``, the parser, the faults below); only the answer's
+  format differs. Each route is an ``Endpoint`` (``server/api.py``): its translator, its
+  ``Wire`` (the stream in its API's events: ``ChatWire``, ``ResponsesWire``,
+  ``MessagesWire``), its whole answer and its error shape (OpenAI's, or Anthropic's
+  ``{"type": "error", "error": {...}}`` on ``/v1/messages``).
 - ``GET /v1/models``: passed through. ``GET /health``: the upstream probed
   (``GET {upstream}/models``), counters; ``"degraded"`` with the reason, and status 503,
   while the upstream cannot be reached.
 
 Who may call it: with ``client_keys`` set, every route but ``/health`` needs
-``Authorization: Bearer <one of them>`` (else an OpenAI-style 401), and the client's
-header is never forwarded; the upstream only ever sees ``api_key``. No key is written
+``Authorization: Bearer <one of them>`` or ``x-api-key: <one of them>`` (else a 401 in
+the route's error shape), and the client's header is never forwarded; the upstream only ever sees ``api_key``. No key is written
 into a log line or an error body: upstream error bodies and failure descriptions are
 scrubbed of every key the proxy knows, and of userinfo in the upstream URL.
 
-Faults, each answered without a traceback:
+Faults, each answered without a traceback, and in the route's own error shape (below,
+the chat route's):
 
 - bad request body (not JSON, nested too deeply for the decoder, not an object, no
   ``messages``, wrong types, an unknown ``tool_choice``): 400 with an OpenAI-style
@@ -42,7 +51,8 @@ Faults, each answered without a traceback:
 - upstream dies mid-stream (connection lost, read timeout, or a stream that ends with
   neither a ``finish_reason`` nor ``[DONE]``): everything parsed so far has been sent;
   the parser is finished (held-back text released, open calls closed and flagged), then
-  one ``data: {"error": {...}}`` event and ``data: [DONE]``;
+  one ``data: {"error": {...}}`` event and ``data: [DONE]`` (Responses API:
+  ``response.failed``; Messages API: ``event: error``);
 - the parser itself raises mid-stream (a bug): the same ending, with a ``server_error``
   event; counted in ``/health`` as ``parser_errors``; without a stream, a 500;
 - a malformed upstream chunk: counted, reported as an SSE comment

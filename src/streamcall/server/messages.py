@@ -34,7 +34,8 @@ nothing, and ignores signatures sent back), ``content_block_stop``; then
 ``message_delta`` (``stop_reason``: ``tool_use`` once calls were made, ``max_tokens`` at
 the token limit, else ``end_turn``; the usage: ``input_tokens``, ``output_tokens``, and
 ``cache_read_input_tokens`` when the upstream reported cached tokens, which
-``input_tokens`` then leaves out, as Anthropic counts them) and ``message_stop``. A stream
+``input_tokens`` then leaves out, as Anthropic counts them; ``streamcall:
+{"rejected_chunks": N}`` when upstream chunks were rejected) and ``message_stop``. A stream
 that breaks ends with ``event: error`` (``api_error``, what happened).
 
 State: the message id, the open block, the blocks so far, the finish reason, the usage.
@@ -373,14 +374,14 @@ class MessagesWire:
 
     def end(self, reason: str | None, rejected: int = 0) -> bytes:
         self.close(reason)
-        usage = usage_json(self.usage)
-        self._emit(
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": self.stop_reason(), "stop_sequence": None},
-                "usage": usage,
-            }
-        )
+        delta: dict[str, Any] = {
+            "type": "message_delta",
+            "delta": {"stop_reason": self.stop_reason(), "stop_sequence": None},
+            "usage": usage_json(self.usage),
+        }
+        if rejected:
+            delta["streamcall"] = {"rejected_chunks": rejected}
+        self._emit(delta)
         self._emit({"type": "message_stop"})
         return self._take()
 

@@ -35,7 +35,8 @@ then (message) ``content_part.added``, ``output_text.delta``..., ``output_text.d
 ``reasoning_text.done``, ``content_part.done``; (call) ``function_call_arguments.delta``
 ..., ``function_call_arguments.done``; then ``output_item.done``; last
 ``response.completed`` (``response.incomplete`` when the upstream stopped at its token
-limit) with the whole response and its usage. ``sequence_number`` counts every event from
+limit) with the whole response and its usage (and ``streamcall: {"rejected_chunks": N}``
+when upstream chunks were rejected, each also reported as an SSE comment in its place). ``sequence_number`` counts every event from
 0; ``output_index`` counts items from 0; each item has an id (``msg_``, ``rs_``, ``fc_``)
 and each call the parser's ``call_`` id as its ``call_id``. Text, reasoning and calls
 open items in the order they come; a switch closes the open text or reasoning item.
@@ -425,7 +426,10 @@ class ResponsesWire:
     def end(self, reason: str | None, rejected: int = 0) -> bytes:
         status = self.close(reason)
         kind = "response.completed" if status == "completed" else "response.incomplete"
-        self._emit(kind, response=self.response(status))
+        response = self.response(status)
+        if rejected:
+            response["streamcall"] = {"rejected_chunks": rejected}
+        self._emit(kind, response=response)
         return self._take()
 
     def fail(self, error: Mapping[str, Any]) -> bytes:
