@@ -355,10 +355,15 @@ def _text_format(text: Any, chat: dict[str, Any]) -> None:
 
 
 def usage_json(ev: UsageEvent) -> dict[str, Any]:
-    """A usage event as the Responses API's ``usage``."""
+    """A usage event as the Responses API's ``usage`` (``cache_write_tokens`` is the
+    upstream's when its details have it, else 0: chat servers report no cache writes)."""
+    written = (ev.prompt_tokens_details or {}).get("cache_write_tokens")
     return {
         "input_tokens": ev.prompt_tokens,
-        "input_tokens_details": {"cached_tokens": ev.cached_tokens},
+        "input_tokens_details": {
+            "cached_tokens": ev.cached_tokens,
+            "cache_write_tokens": written if isinstance(written, int) else 0,
+        },
         "output_tokens": ev.completion_tokens,
         "output_tokens_details": {"reasoning_tokens": ev.reasoning_tokens},
         "total_tokens": ev.total_tokens,
