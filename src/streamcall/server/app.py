@@ -30,9 +30,10 @@ Routes:
 
 Who may call it: with ``client_keys`` set, every route but ``/health`` needs
 ``Authorization: Bearer <one of them>`` or ``x-api-key: <one of them>`` (else a 401 in
-the route's error shape), and the client's header is never forwarded; the upstream only ever sees ``api_key``. No key is written
-into a log line or an error body: upstream error bodies and failure descriptions are
-scrubbed of every key the proxy knows, and of userinfo in the upstream URL.
+the route's error shape), and the client's header is never forwarded; the upstream only
+ever sees ``api_key``. No key is written into a log line or an error body: upstream error
+bodies and failure descriptions are scrubbed of every key the proxy knows, and of
+userinfo in the upstream URL.
 
 Faults, each answered without a traceback, and in the route's own error shape (below,
 the chat route's):
@@ -199,41 +200,38 @@ def _error(
     return JSONResponse(body, status, headers=headers)
 
 
-_BadRequest = BadRequest
-
-
 def _validate(body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
-        raise _BadRequest("the request body must be a JSON object")
+        raise BadRequest("the request body must be a JSON object")
     messages = body.get("messages")
     if messages is None:
-        raise _BadRequest("'messages' is required", "messages")
+        raise BadRequest("'messages' is required", "messages")
     if not isinstance(messages, list) or not messages:
-        raise _BadRequest("'messages' must be a non-empty list", "messages")
+        raise BadRequest("'messages' must be a non-empty list", "messages")
     if not all(isinstance(m, dict) for m in messages):
-        raise _BadRequest("each message must be an object", "messages")
+        raise BadRequest("each message must be an object", "messages")
     if "model" in body and body["model"] is not None and not isinstance(body["model"], str):
-        raise _BadRequest("'model' must be a string", "model")
+        raise BadRequest("'model' must be a string", "model")
     if "stream" in body and body["stream"] is not None and not isinstance(body["stream"], bool):
-        raise _BadRequest("'stream' must be a boolean", "stream")
+        raise BadRequest("'stream' must be a boolean", "stream")
     tools = body.get("tools")
     if tools is not None and (
         not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools)
     ):
-        raise _BadRequest("'tools' must be a list of objects", "tools")
+        raise BadRequest("'tools' must be a list of objects", "tools")
     choice = body.get("tool_choice")
     why = tool_choice_error(choice)
     if why is not None:
-        raise _BadRequest(why, "tool_choice")
+        raise BadRequest(why, "tool_choice")
     named = chosen_function(choice)
     if named is not None and named not in _tool_names(tools or []):
-        raise _BadRequest(f"tool_choice names {named!r}, which is not in 'tools'", "tool_choice")
+        raise BadRequest(f"tool_choice names {named!r}, which is not in 'tools'", "tool_choice")
     kwargs = body.get("chat_template_kwargs")
     if kwargs is not None and not isinstance(kwargs, dict):
-        raise _BadRequest("'chat_template_kwargs' must be an object", "chat_template_kwargs")
+        raise BadRequest("'chat_template_kwargs' must be an object", "chat_template_kwargs")
     n = body.get("n")
     if n is not None and n != 1:
-        raise _BadRequest("streamcall serve supports n=1 only", "n")
+        raise BadRequest("streamcall serve supports n=1 only", "n")
     return body
 
 
@@ -453,7 +451,7 @@ def _same(status: int, body: dict[str, Any]) -> dict[str, Any]:
 
 #: ``POST /v1/chat/completions``: the request as it is, chunks out
 CHAT = Endpoint(
-    translate=lambda body: Call(_validate(body)),
+    translate=lambda body: Call(body),  # validated by the shared path
     wire=lambda call, model: ChatWire(f"chatcmpl-{secrets.token_hex(12)}", model),
     answer=_chat_answer,
     error=_same,
@@ -550,9 +548,9 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             return "completions", completion_body(body, prompter.prompt(body))
         except TemplateError as exc:
-            raise _BadRequest(str(exc), "messages") from None
+            raise BadRequest(str(exc), "messages") from None
         except (ValueError, TypeError) as exc:
-            raise _BadRequest(f"cannot render the prompt: {exc}", "messages") from None
+            raise BadRequest(f"cannot render the prompt: {exc}", "messages") from None
 
     def make_parser(body: dict[str, Any], prefix: str) -> StreamParser:
         model = body.get("model")
@@ -597,7 +595,7 @@ def create_app(config: ServerConfig) -> Starlette:
             try:
                 declared = int(length)
             except ValueError:
-                raise _BadRequest("the Content-Length header is not a number") from None
+                raise BadRequest("the Content-Length header is not a number") from None
             if declared > limit:
                 # a client that waits for "100 Continue" has sent nothing: nothing to drain
                 if request.headers.get("expect", "").lower() != "100-continue":
@@ -608,7 +606,7 @@ def create_app(config: ServerConfig) -> Starlette:
         while True:
             message = await request.receive()
             if message["type"] != "http.request":
-                raise _BadRequest("the client went away before the body was sent")
+                raise BadRequest("the client went away before the body was sent")
             part = message.get("body", b"")
             size += len(part)
             if size > limit:
