@@ -256,13 +256,10 @@ def _input_item(item: Any, number: int, messages: list[dict[str, Any]]) -> None:
             raise BadRequest(f"{where}.output: only text outputs are supported", where)
         messages.append({"role": "tool", "tool_call_id": call_id, "content": text})
     elif kind == "reasoning":
-        pieces = [
-            part.get("text")
-            for part in [*(item.get("content") or []), *(item.get("summary") or [])]
-            if isinstance(part, dict) and isinstance(part.get("text"), str)
-        ]
-        if pieces:
-            messages.append({"role": "assistant", "content": None, "reasoning_content": pieces[0]})
+        # its reasoning text, else its summary
+        text = _parts_text(item.get("content")) or _parts_text(item.get("summary"))
+        if text:
+            messages.append({"role": "assistant", "content": None, "reasoning_content": text})
     elif kind == "item_reference":
         raise BadRequest(
             f"{where}: an item_reference names a stored item, and streamcall serve stores "
@@ -275,6 +272,14 @@ def _input_item(item: Any, number: int, messages: list[dict[str, Any]]) -> None:
             "function_call_output, reasoning)",
             where,
         )
+
+
+def _parts_text(parts: Any) -> str:
+    if not isinstance(parts, list):
+        return ""
+    return "".join(
+        p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
+    )
 
 
 def _tools(tools: Any) -> list[dict[str, Any]]:
