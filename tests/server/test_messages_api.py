@@ -361,3 +361,17 @@ def test_rejected_upstream_chunk_is_counted() -> None:
     finally:
         proxy.stop()
         upstream.stop()
+
+
+def test_unknown_routes_under_messages_answer_in_anthropic_shape(stack: Stack) -> None:
+    resp = httpx.post(f"{stack.urls['pass']}/v1/messages/count_tokens", json={}, timeout=20)
+    assert resp.status_code == 404
+    assert resp.json() == {
+        "type": "error",
+        "error": {
+            "type": "not_found_error",
+            "message": "Not Found: POST /v1/messages/count_tokens",
+        },
+    }
+    wrong = httpx.get(f"{stack.urls['pass']}/v1/messages", timeout=20)
+    assert wrong.status_code == 405 and wrong.json()["type"] == "error"

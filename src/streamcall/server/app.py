@@ -388,7 +388,7 @@ class _ClientAuth:
             "(--client-key) as 'Authorization: Bearer <key>' or 'x-api-key: <key>'",
             "invalid_request_error",
             headers={"www-authenticate": "Bearer"},
-            endpoint=MESSAGES if scope["path"] == "/v1/messages" else None,
+            endpoint=_errors_for(scope["path"]),
         )
         await response(scope, receive, send)
 
@@ -473,6 +473,11 @@ MESSAGES = Endpoint(
     error=anthropic_error,
     call_prefix=lambda: f"toolu_{secrets.token_hex(6)}_",
 )
+
+
+def _errors_for(path: str) -> Endpoint | None:
+    """Whose error shape a path's errors take: Anthropic's under ``/v1/messages``."""
+    return MESSAGES if path == "/v1/messages" or path.startswith("/v1/messages/") else None
 
 
 def create_app(config: ServerConfig) -> Starlette:
@@ -939,7 +944,7 @@ def create_app(config: ServerConfig) -> Starlette:
             status,
             f"{detail}: {request.method} {request.url.path}",
             "invalid_request_error",
-            endpoint=MESSAGES if request.url.path == "/v1/messages" else None,
+            endpoint=_errors_for(request.url.path),
         )
 
     middleware = (
