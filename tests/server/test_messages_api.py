@@ -375,3 +375,26 @@ def test_unknown_routes_under_messages_answer_in_anthropic_shape(stack: Stack) -
     }
     wrong = httpx.get(f"{stack.urls['pass']}/v1/messages", timeout=20)
     assert wrong.status_code == 405 and wrong.json()["type"] == "error"
+
+
+def test_unreachable_upstream_is_a_502_in_anthropic_shape() -> None:
+    import socket
+
+    with socket.socket() as sock:  # a loopback port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proxy = ServerThread(
+        create_app(
+            ServerConfig(upstream=f"http://127.0.0.1:{port}/v1", timeout=5.0, connect_timeout=2.0)
+        )
+    ).start()
+    try:
+        client = Anthropic(base_url=proxy.url, api_key="x", max_retries=0, timeout=20)
+        with pytest.raises(anthropic.APIStatusError) as failed:
+            client.messages.create(model=MODEL, max_tokens=10, messages=HELLO)  # type: ignore[arg-type]
+        assert failed.value.status_code == 502
+        body: Any = failed.value.body
+        assert body["type"] == "error" and body["error"]["type"] == "api_error"
+        assert body["error"]["message"].startswith("upstream unreachable")
+    finally:
+        proxy.stop()

@@ -316,3 +316,20 @@ def test_rejected_upstream_chunk_is_counted() -> None:
     finally:
         proxy.stop()
         upstream.stop()
+
+
+def test_upstream_that_ignores_stream_still_streams() -> None:
+    script = Script("One whole answer.", fault="json")
+    upstream = ServerThread(scripted_upstream({"whole": script})).start()
+    proxy = ServerThread(
+        create_app(ServerConfig(upstream=f"{upstream.url}/v1", timeout=20.0))
+    ).start()
+    try:
+        client = OpenAI(base_url=f"{proxy.url}/v1", api_key="x", max_retries=0, timeout=20)
+        final, events = _streamed(client, model="whole", input="Hello")
+        assert final.output_text == "One whole answer."
+        assert final.usage is not None and final.usage.total_tokens == 12
+        assert events[-1].type == "response.completed"
+    finally:
+        proxy.stop()
+        upstream.stop()
