@@ -36,9 +36,10 @@ then (message) ``content_part.added``, ``output_text.delta``..., ``output_text.d
 ..., ``function_call_arguments.done``; then ``output_item.done``; last
 ``response.completed`` (``response.incomplete`` when the upstream stopped at its token
 limit) with the whole response and its usage (and ``streamcall: {"rejected_chunks": N}``
-when upstream chunks were rejected, each also reported as an SSE comment in its place). ``sequence_number`` counts every event from
-0; ``output_index`` counts items from 0; each item has an id (``msg_``, ``rs_``, ``fc_``)
-and each call the parser's ``call_`` id as its ``call_id``. Text, reasoning and calls
+when upstream chunks were rejected, each also reported as an SSE comment in its place).
+``sequence_number`` counts every event from 0; ``output_index`` counts items from 0;
+each item has an id (``msg_``, ``rs_``, ``fc_``) and each call the parser's ``call_`` id
+as its ``call_id``. Text, reasoning and calls
 open items in the order they come; a switch closes the open text or reasoning item.
 A stream that breaks ends with ``response.failed`` (status ``failed``, ``error``
 ``server_error`` with what happened, the output so far).
