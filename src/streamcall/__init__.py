@@ -82,6 +82,10 @@ from streamcall.chunks import (
 from streamcall.sse import SSEDecoder, SSEEncoder, SSEEvent
 from streamcall.stream import StreamParser
 
+# --- the streams agents receive: the Responses and Messages APIs ----------------------
+# isort: split
+from streamcall.agent_streams import MessagesStreamParser, ResponsesStreamParser
+
 # --- reading the checkpoint: which formats it writes ----------------------------------
 # isort: split
 from streamcall.detect import Detected, detect
@@ -100,12 +104,14 @@ __all__ = [
     "Finish",
     "Message",
     "MessageToolCall",
+    "MessagesStreamParser",
     "OutputParser",
     "Parsed",
     "PartialJSON",
     "Reasoning",
     "ReasoningParser",
     "ResponseTemplate",
+    "ResponsesStreamParser",
     "SSEDecoder",
     "SSEEncoder",
     "SSEEvent",

@@ -1,6 +1,8 @@
 """``streamcall serve``: the OpenAI-compatible proxy (needs the ``server`` extra).
 
-- ``create_app(config)``: the proxy, an ASGI app (``app.py``).
+- ``create_app(config)``: the proxy, an ASGI app (``app.py``): chat completions, and the
+  Responses and Messages APIs over the same upstream path (``responses.py``,
+  ``messages.py``, ``api.py``).
 - ``replay_app(delay)``: the built-in upstream replaying the bundled examples (``replay.py``).
 - ``run(config, host, port, workers)``: both under uvicorn. With no ``config.upstream``
   the replay upstream is started in the same process on an ephemeral loopback port, and
@@ -131,7 +133,11 @@ def startup_warnings(config: ServerConfig, host: str) -> list[str]:
 
 
 def _banner(config: ServerConfig, host: str, port: int, workers: int, replay: bool) -> None:
-    lines = [f"streamcall serve: http://{host}:{port}/v1 -> {public_url(config.upstream)}"]
+    lines = [
+        f"streamcall serve: http://{host}:{port}/v1 -> {public_url(config.upstream)}",
+        "  POST /v1/chat/completions, /v1/responses (OpenAI Responses), "
+        "/v1/messages (Anthropic Messages)",
+    ]
     if replay:
         lines.append(
             "  upstream: built-in replay of the bundled examples; models: "

@@ -16,17 +16,27 @@ Routes:
   upstream's whole usage object passed on (details and provider members included),
   ``data: [DONE]`` last. Non-streaming answers are parsed the same way, one choice at
   a time, into a ``chat.completion`` with ``message.tool_calls``.
+- ``POST /v1/responses`` (the OpenAI Responses API, ``server/responses.py``) and
+  ``POST /v1/messages`` (Anthropic's Messages API, ``server/messages.py``): each request
+  is translated into a chat request and takes the same upstream path (``answer``:
+  validation, ``--upstream-tools``, the parser, the faults below); only the answer's
+  format differs. Each route is an ``Endpoint`` (``server/api.py``): its translator, its
+  ``Wire`` (the stream in its API's events: ``ChatWire``, ``ResponsesWire``,
+  ``MessagesWire``), its whole answer and its error shape (OpenAI's, or Anthropic's
+  ``{"type": "error", "error": {...}}`` on ``/v1/messages``).
 - ``GET /v1/models``: passed through. ``GET /health``: the upstream probed
   (``GET {upstream}/models``), counters; ``"degraded"`` with the reason, and status 503,
   while the upstream cannot be reached.
 
 Who may call it: with ``client_keys`` set, every route but ``/health`` needs
-``Authorization: Bearer <one of them>`` (else an OpenAI-style 401), and the client's
-header is never forwarded; the upstream only ever sees ``api_key``. No key is written
-into a log line or an error body: upstream error bodies and failure descriptions are
-scrubbed of every key the proxy knows, and of userinfo in the upstream URL.
+``Authorization: Bearer <one of them>`` or ``x-api-key: <one of them>`` (else a 401 in
+the route's error shape), and the client's header is never forwarded; the upstream only
+ever sees ``api_key``. No key is written into a log line or an error body: upstream error
+bodies and failure descriptions are scrubbed of every key the proxy knows, and of
+userinfo in the upstream URL.
 
-Faults, each answered without a traceback:
+Faults, each answered without a traceback, and in the route's own error shape (below,
+the chat route's):
 
 - bad request body (not JSON, nested too deeply for the decoder, not an object, no
   ``messages``, wrong types, an unknown ``tool_choice``): 400 with an OpenAI-style
@@ -42,7 +52,8 @@ Faults, each answered without a traceback:
 - upstream dies mid-stream (connection lost, read timeout, or a stream that ends with
   neither a ``finish_reason`` nor ``[DONE]``): everything parsed so far has been sent;
   the parser is finished (held-back text released, open calls closed and flagged), then
-  one ``data: {"error": {...}}`` event and ``data: [DONE]``;
+  one ``data: {"error": {...}}`` event and ``data: [DONE]`` (Responses API:
+  ``response.failed``; Messages API: ``event: error``);
 - the parser itself raises mid-stream (a bug): the same ending, with a ``server_error``
   event; counted in ``/health`` as ``parser_errors``; without a stream, a 500;
 - a malformed upstream chunk: counted, reported as an SSE comment
@@ -85,9 +96,15 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from streamcall import bundled
 from streamcall.detect import Detected, detect, stream_parser_for
+from streamcall.events import StreamError
 from streamcall.prompt import Prompter, TemplateError, load_chat_template
-from streamcall.server.emit import ChunkEmitter, message_json
+from streamcall.server.api import BadRequest, Call, Endpoint, Parsed, Wire
+from streamcall.server.emit import ChatWire, message_json
+from streamcall.server.messages import MessagesWire, anthropic_error, message_answer
+from streamcall.server.messages import chat_request as messages_request
 from streamcall.server.render import chat_answer, chat_chunks, completion_body
+from streamcall.server.responses import ResponsesWire, response_answer
+from streamcall.server.responses import chat_request as responses_request
 from streamcall.sse import SSEEncoder
 from streamcall.stream import StreamParser
 from streamcall.toolchoice import chosen_function, tool_choice_error
@@ -174,48 +191,47 @@ def _error(
     type_: str,
     param: str | None = None,
     headers: dict[str, str] | None = None,
+    endpoint: Endpoint | None = None,
 ) -> JSONResponse:
-    return JSONResponse(error_body(message, type_, status, param), status, headers=headers)
-
-
-class _BadRequest(Exception):
-    def __init__(self, message: str, param: str | None = None) -> None:
-        super().__init__(message)
-        self.param = param
+    """An error response, in ``endpoint``'s API's shape (OpenAI's by default)."""
+    body = error_body(message, type_, status, param)
+    if endpoint is not None:
+        body = endpoint.error(status, body)
+    return JSONResponse(body, status, headers=headers)
 
 
 def _validate(body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
-        raise _BadRequest("the request body must be a JSON object")
+        raise BadRequest("the request body must be a JSON object")
     messages = body.get("messages")
     if messages is None:
-        raise _BadRequest("'messages' is required", "messages")
+        raise BadRequest("'messages' is required", "messages")
     if not isinstance(messages, list) or not messages:
-        raise _BadRequest("'messages' must be a non-empty list", "messages")
+        raise BadRequest("'messages' must be a non-empty list", "messages")
     if not all(isinstance(m, dict) for m in messages):
-        raise _BadRequest("each message must be an object", "messages")
+        raise BadRequest("each message must be an object", "messages")
     if "model" in body and body["model"] is not None and not isinstance(body["model"], str):
-        raise _BadRequest("'model' must be a string", "model")
+        raise BadRequest("'model' must be a string", "model")
     if "stream" in body and body["stream"] is not None and not isinstance(body["stream"], bool):
-        raise _BadRequest("'stream' must be a boolean", "stream")
+        raise BadRequest("'stream' must be a boolean", "stream")
     tools = body.get("tools")
     if tools is not None and (
         not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools)
     ):
-        raise _BadRequest("'tools' must be a list of objects", "tools")
+        raise BadRequest("'tools' must be a list of objects", "tools")
     choice = body.get("tool_choice")
     why = tool_choice_error(choice)
     if why is not None:
-        raise _BadRequest(why, "tool_choice")
+        raise BadRequest(why, "tool_choice")
     named = chosen_function(choice)
     if named is not None and named not in _tool_names(tools or []):
-        raise _BadRequest(f"tool_choice names {named!r}, which is not in 'tools'", "tool_choice")
+        raise BadRequest(f"tool_choice names {named!r}, which is not in 'tools'", "tool_choice")
     kwargs = body.get("chat_template_kwargs")
     if kwargs is not None and not isinstance(kwargs, dict):
-        raise _BadRequest("'chat_template_kwargs' must be an object", "chat_template_kwargs")
+        raise BadRequest("'chat_template_kwargs' must be an object", "chat_template_kwargs")
     n = body.get("n")
     if n is not None and n != 1:
-        raise _BadRequest("streamcall serve supports n=1 only", "n")
+        raise BadRequest("streamcall serve supports n=1 only", "n")
     return body
 
 
@@ -324,11 +340,21 @@ def _bearer(value: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def _client_key(headers: Headers) -> str | None:
+    """The key a client sent: ``Authorization: Bearer KEY``, else ``x-api-key: KEY`` (what
+    Anthropic's clients send)."""
+    token = _bearer(headers.get("authorization"))
+    if token is None:
+        token = (headers.get("x-api-key") or "").strip() or None
+    return token
+
+
 class _ClientAuth:
     """ASGI middleware: every route but ``/health`` needs one of the client keys.
 
-    Keys are compared as SHA-256 digests in constant time; a refusal is an OpenAI-style
-    401 that never repeats what was sent.
+    The key comes as ``Authorization: Bearer`` or ``x-api-key``. Keys are compared as
+    SHA-256 digests in constant time; a refusal is a 401 (Anthropic-shaped on
+    ``/v1/messages``, else OpenAI-shaped) that never repeats what was sent.
     """
 
     def __init__(self, app: ASGIApp, keys: list[str], counters: Counters) -> None:
@@ -337,7 +363,7 @@ class _ClientAuth:
         self.counters = counters
 
     def allowed(self, headers: Headers) -> bool:
-        token = _bearer(headers.get("authorization"))
+        token = _client_key(headers)
         if token is None:
             return False
         digest = hashlib.sha256(token.encode()).digest()
@@ -359,9 +385,10 @@ class _ClientAuth:
         response = _error(
             401,
             "missing or invalid API key: send the key this proxy was started with "
-            "(--client-key) as 'Authorization: Bearer <key>'",
+            "(--client-key) as 'Authorization: Bearer <key>' or 'x-api-key: <key>'",
             "invalid_request_error",
             headers={"www-authenticate": "Bearer"},
+            endpoint=_errors_for(scope["path"]),
         )
         await response(scope, receive, send)
 
@@ -396,6 +423,63 @@ async def _drain(receive: Receive) -> None:
             return
 
 
+def _chat_answer(
+    call: Call, whole: dict[str, Any], parsed: list[Parsed], rejected: int
+) -> dict[str, Any]:
+    """The ``chat.completion``: the upstream's, with every choice's message parsed."""
+    whole["choices"] = [
+        {
+            "index": p.choice.get("index", number),
+            "message": message_json(p.message),
+            "logprobs": p.choice.get("logprobs"),
+            "finish_reason": p.message.finish_reason or "stop",
+        }
+        for number, p in enumerate(parsed)
+    ]
+    if rejected:
+        whole["streamcall"] = {"rejected_chunks": rejected}
+    return whole
+
+
+def _call_prefix() -> str:
+    return f"call_{secrets.token_hex(6)}_"
+
+
+def _same(status: int, body: dict[str, Any]) -> dict[str, Any]:
+    return body
+
+
+#: ``POST /v1/chat/completions``: the request as it is, chunks out
+CHAT = Endpoint(
+    translate=lambda body: Call(body),  # validated by the shared path
+    wire=lambda call, model: ChatWire(f"chatcmpl-{secrets.token_hex(12)}", model),
+    answer=_chat_answer,
+    error=_same,
+    call_prefix=_call_prefix,
+)
+#: ``POST /v1/responses`` (``server/responses.py``)
+RESPONSES = Endpoint(
+    translate=responses_request,
+    wire=lambda call, model: ResponsesWire(call, model),
+    answer=response_answer,
+    error=_same,
+    call_prefix=_call_prefix,
+)
+#: ``POST /v1/messages`` (``server/messages.py``): Anthropic's shapes, ``toolu_`` ids
+MESSAGES = Endpoint(
+    translate=messages_request,
+    wire=lambda call, model: MessagesWire(call, model),
+    answer=message_answer,
+    error=anthropic_error,
+    call_prefix=lambda: f"toolu_{secrets.token_hex(6)}_",
+)
+
+
+def _errors_for(path: str) -> Endpoint | None:
+    """Whose error shape a path's errors take: Anthropic's under ``/v1/messages``."""
+    return MESSAGES if path == "/v1/messages" or path.startswith("/v1/messages/") else None
+
+
 def create_app(config: ServerConfig) -> Starlette:
     """The proxy app. ``config.upstream`` must be set (``run`` sets it for the replay)."""
     if not config.upstream:
@@ -416,7 +500,7 @@ def create_app(config: ServerConfig) -> Starlette:
 
     def scrubber(request: Request | None) -> Callable[[str], str]:
         """Scrubs the keys the proxy knows, and the one this client sent."""
-        token = _bearer(request.headers.get("authorization")) if request is not None else None
+        token = _client_key(request.headers) if request is not None else None
         return _scrubber([*known_keys, token]) if token else scrub_known
 
     def new_client() -> httpx.AsyncClient:
@@ -447,9 +531,13 @@ def create_app(config: ServerConfig) -> Starlette:
         headers = {"content-type": "application/json", "accept-encoding": "identity"}
         if config.api_key:
             headers["authorization"] = f"Bearer {config.api_key}"
-        elif not config.client_keys and request is not None and "authorization" in request.headers:
-            # no key of its own: the client's is passed on (unless it was the proxy's own)
-            headers["authorization"] = request.headers["authorization"]
+        elif not config.client_keys and request is not None:
+            # no key of its own: the client's is passed on (unless it was the proxy's own);
+            # an Anthropic client's x-api-key as a bearer token, as the upstream reads it
+            if "authorization" in request.headers:
+                headers["authorization"] = request.headers["authorization"]
+            elif request.headers.get("x-api-key"):
+                headers["authorization"] = f"Bearer {request.headers['x-api-key']}"
         return headers
 
     def upstream_request(body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -465,9 +553,9 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             return "completions", completion_body(body, prompter.prompt(body))
         except TemplateError as exc:
-            raise _BadRequest(str(exc), "messages") from None
+            raise BadRequest(str(exc), "messages") from None
         except (ValueError, TypeError) as exc:
-            raise _BadRequest(f"cannot render the prompt: {exc}", "messages") from None
+            raise BadRequest(f"cannot render the prompt: {exc}", "messages") from None
 
     def make_parser(body: dict[str, Any], prefix: str) -> StreamParser:
         model = body.get("model")
@@ -512,7 +600,7 @@ def create_app(config: ServerConfig) -> Starlette:
             try:
                 declared = int(length)
             except ValueError:
-                raise _BadRequest("the Content-Length header is not a number") from None
+                raise BadRequest("the Content-Length header is not a number") from None
             if declared > limit:
                 # a client that waits for "100 Continue" has sent nothing: nothing to drain
                 if request.headers.get("expect", "").lower() != "100-continue":
@@ -523,7 +611,7 @@ def create_app(config: ServerConfig) -> Starlette:
         while True:
             message = await request.receive()
             if message["type"] != "http.request":
-                raise _BadRequest("the client went away before the body was sent")
+                raise BadRequest("the client went away before the body was sent")
             part = message.get("body", b"")
             size += len(part)
             if size > limit:
@@ -535,16 +623,16 @@ def create_app(config: ServerConfig) -> Starlette:
                 return b"".join(parts)
 
     def relay_error(
-        request: Request, status: int, raw: bytes, sent: dict[str, Any]
+        request: Request, endpoint: Endpoint, status: int, raw: bytes, sent: dict[str, Any]
     ) -> JSONResponse:
         text = scrubber(request)(raw.decode("utf-8", errors="replace"))
         hint = tools_hint(config.upstream_tools, sent, text)
         if hint:
             log.warning("upstream answered %d because of the request's tools: %s", status, hint)
-        return _relay_error(status, text, hint)
+        return JSONResponse(endpoint.error(status, _relay_error(status, text, hint)), status)
 
     async def upstream_failure(
-        request: Request, resp: httpx.Response, sent: dict[str, Any]
+        request: Request, endpoint: Endpoint, resp: httpx.Response, sent: dict[str, Any]
     ) -> JSONResponse:
         counters.upstream_errors += 1
         raw = b""
@@ -557,25 +645,24 @@ def create_app(config: ServerConfig) -> Starlette:
             pass
         finally:
             await resp.aclose()
-        return relay_error(request, resp.status_code, raw, sent)
+        return relay_error(request, endpoint, resp.status_code, raw, sent)
 
-    def unreachable(request: Request, exc: httpx.HTTPError) -> JSONResponse:
+    def unreachable(request: Request, endpoint: Endpoint, exc: httpx.HTTPError) -> JSONResponse:
         counters.upstream_errors += 1
         what = scrubber(request)(_describe(exc))
         log.warning("upstream %s unreachable: %s", shown_upstream, what)
-        return _error(502, f"upstream unreachable: {what}", "upstream_error")
+        return _error(502, f"upstream unreachable: {what}", "upstream_error", endpoint=endpoint)
 
-    async def chat_completions(request: Request) -> Response:
+    async def answer(request: Request, endpoint: Endpoint) -> Response:
+        """One client request, in any of the client APIs: translated, then streamed or not."""
         counters.requests += 1
         try:
             raw = await read_body(request)
-            body = _validate(json.loads(raw))
-            prefix = f"call_{secrets.token_hex(6)}_"
-            completion_id = f"chatcmpl-{secrets.token_hex(12)}"
-            model = body.get("model") or ""
-            if body.get("stream"):
-                return await stream(request, body, prefix, completion_id, model)
-            return await complete(request, body, prefix)
+            call = endpoint.translate(json.loads(raw))
+            call.chat = _validate(call.chat)
+            if call.chat.get("stream"):
+                return await stream(request, endpoint, call)
+            return await complete(request, endpoint, call)
         except _TooLarge:
             counters.bad_requests += 1
             return _error(
@@ -584,6 +671,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 "see --max-body)",
                 "invalid_request_error",
                 headers={"connection": "close"},
+                endpoint=endpoint,
             )
         except RecursionError:
             # json.loads (or re-encoding for the upstream) ran out of stack: nested arrays
@@ -594,28 +682,31 @@ def create_app(config: ServerConfig) -> Starlette:
                 "the request body is nested too deeply to decode (arrays or objects inside "
                 "each other, several hundred levels down)",
                 "invalid_request_error",
+                endpoint=endpoint,
             )
-        except _BadRequest as exc:
+        except BadRequest as exc:
             counters.bad_requests += 1
-            return _error(400, str(exc), "invalid_request_error", exc.param)
+            return _error(400, str(exc), "invalid_request_error", exc.param, endpoint=endpoint)
         except ValueError as exc:
             counters.bad_requests += 1
             return _error(
-                400, f"the request body is not valid JSON: {exc}", "invalid_request_error"
+                400,
+                f"the request body is not valid JSON: {exc}",
+                "invalid_request_error",
+                endpoint=endpoint,
             )
 
-    async def stream(
-        request: Request, body: dict[str, Any], prefix: str, completion_id: str, model: str
-    ) -> Response:
-        parser = make_parser(body, prefix)  # before any I/O: a bad tools list fails here
+    async def stream(request: Request, endpoint: Endpoint, call: Call) -> Response:
+        body = call.chat
+        parser = make_parser(body, endpoint.call_prefix())  # before any I/O: bad tools fail here
         path, sent = upstream_request(body)
         req = client().build_request("POST", path, json=sent, headers=upstream_headers(request))
         try:
             resp = await client().send(req, stream=True)
         except httpx.HTTPError as exc:
-            return unreachable(request, exc)
+            return unreachable(request, endpoint, exc)
         if resp.status_code != 200:
-            return await upstream_failure(request, resp, sent)
+            return await upstream_failure(request, endpoint, resp, sent)
         source: AsyncIterator[bytes] = resp.aiter_bytes()
         if prompter is not None:
             source = chat_chunks(source)
@@ -623,15 +714,13 @@ def create_app(config: ServerConfig) -> Starlette:
             # An upstream that ignored "stream": true and answered one chat completion: it
             # is streamed to the client all the same, as if it had come as one chunk.
             try:
-                answer = json.loads(await resp.aread())
+                whole = json.loads(await resp.aread())
                 if prompter is not None:
-                    answer = chat_answer(answer)
+                    whole = chat_answer(whole)
                 # Its usage only if the client asked for it, as a streaming server sends it.
                 options = body.get("stream_options")
                 wanted = isinstance(options, dict) and options.get("include_usage") is True
-                source = _as_sse(
-                    _completion_choices(answer), answer.get("usage") if wanted else None
-                )
+                source = _as_sse(_completion_choices(whole), whole.get("usage") if wanted else None)
             except (ValueError, TypeError, KeyError, RecursionError, httpx.HTTPError) as exc:
                 counters.upstream_errors += 1
                 return _error(
@@ -639,12 +728,14 @@ def create_app(config: ServerConfig) -> Starlette:
                     "the upstream answered a stream request with JSON that is not a chat "
                     f"completion: {scrubber(request)(_describe(exc))}",
                     "upstream_error",
+                    endpoint=endpoint,
                 )
             finally:
                 await resp.aclose()
         counters.streams += 1
+        wire = endpoint.wire(call, body.get("model") or "")
         return StreamingResponse(
-            relay(resp, source, parser, ChunkEmitter(completion_id, model), scrubber(request)),
+            relay(resp, source, parser, wire, scrubber(request)),
             media_type="text/event-stream",
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
@@ -653,7 +744,7 @@ def create_app(config: ServerConfig) -> Starlette:
         resp: httpx.Response,
         source: AsyncIterator[bytes],
         parser: StreamParser,
-        emitter: ChunkEmitter,
+        wire: Wire,
         scrub: Callable[[str], str],
     ) -> AsyncIterator[bytes]:
         failure: dict[str, Any] | None = None
@@ -671,16 +762,35 @@ def create_app(config: ServerConfig) -> Starlette:
                 500,
             )
 
+        def render(events: list[Any]) -> bytes:
+            """One batch of events as SSE bytes: the rejected chunks in it reported as SSE
+            comments (which every client skips), then the batch in the client's API."""
+            nonlocal rejected
+            parts: list[bytes] = []
+            for err in events:
+                if isinstance(err, StreamError):
+                    rejected += 1
+                    counters.rejected_chunks += 1
+                    data = err.data if len(err.data) <= 200 else err.data[:200] + "..."
+                    parts.append(
+                        _ENCODER.comment(
+                            f" streamcall: rejected upstream chunk ({err.where}): {err.message}"
+                            f" data={data!r}"
+                        )
+                        + b"\n"
+                    )
+            parts.append(wire.feed(events, rejected))
+            return b"".join(parts)
+
         try:
-            yield _ENCODER.encode_json(emitter.start())
+            yield wire.start()
             try:
                 async for data in source:
                     try:
-                        out, n = render(emitter, parser.feed(data), rejected)
+                        out = render(parser.feed(data))
                     except Exception as exc:
                         failure = broke(exc)
                         break
-                    rejected += n
                     if out:
                         yield out
                     if parser.done:
@@ -693,14 +803,13 @@ def create_app(config: ServerConfig) -> Starlette:
                     f"the upstream stream ended abnormally: {what}", "upstream_error", 502
                 )
             try:
-                out, n = render(emitter, parser.finish(), rejected)
+                out = render(parser.finish())
             except Exception as exc:
                 if failure is None:
                     failure = broke(exc)
                 else:  # finishing a parser that already failed: the first error stands
                     log.debug("finishing a failed parser raised too", exc_info=exc)
-                out, n = b"", 0
-            rejected += n
+                out = b""
             if out:
                 yield out
             if failure is None and parser.ended_early:
@@ -712,45 +821,15 @@ def create_app(config: ServerConfig) -> Starlette:
                     502,
                 )
             if failure is not None:
-                yield _ENCODER.encode_json(failure)
-            elif not emitter.finished:
-                final = emitter.final(parser.message.finish_reason)
-                if rejected:
-                    final["streamcall"] = {"rejected_chunks": rejected}
-                yield _ENCODER.encode_json(final)
-            yield _DONE
+                yield wire.fail(failure)
+            else:
+                yield wire.end(parser.message.finish_reason, rejected)
         finally:
             await resp.aclose()
 
-    def render(
-        emitter: ChunkEmitter, events: list[Any], rejected_so_far: int = 0
-    ) -> tuple[bytes, int]:
-        """One batch of events as SSE bytes; the number of rejected chunks in it."""
-        chunks = emitter.chunks(events)
-        rejected = 0
-        parts: list[bytes] = []
-        if emitter.errors:
-            for err in emitter.errors:
-                rejected += 1
-                counters.rejected_chunks += 1
-                data = err.data if len(err.data) <= 200 else err.data[:200] + "..."
-                parts.append(
-                    _ENCODER.comment(
-                        f" streamcall: rejected upstream chunk ({err.where}): {err.message}"
-                        f" data={data!r}"
-                    )
-                    + b"\n"
-                )
-            emitter.errors.clear()
-        for chunk in chunks:
-            if rejected or rejected_so_far:
-                choices = chunk.get("choices")
-                if choices and choices[0].get("finish_reason"):
-                    chunk["streamcall"] = {"rejected_chunks": rejected + rejected_so_far}
-            parts.append(_ENCODER.encode_json(chunk))
-        return b"".join(parts), rejected
-
-    async def complete(request: Request, body: dict[str, Any], prefix: str) -> Response:
+    async def complete(request: Request, endpoint: Endpoint, call: Call) -> Response:
+        body = call.chat
+        prefix = endpoint.call_prefix()
         path, payload = upstream_request(body)
         payload = dict(payload)
         payload["stream"] = False
@@ -758,31 +837,34 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             resp = await client().post(path, json=payload, headers=upstream_headers(request))
         except httpx.HTTPError as exc:
-            return unreachable(request, exc)
+            return unreachable(request, endpoint, exc)
         if resp.status_code != 200:
             counters.upstream_errors += 1
-            return relay_error(request, resp.status_code, resp.content[:_MAX_ERROR_BODY], payload)
+            return relay_error(
+                request, endpoint, resp.status_code, resp.content[:_MAX_ERROR_BODY], payload
+            )
         try:
-            answer = resp.json()
+            whole = resp.json()
             if prompter is not None:
-                answer = chat_answer(answer)
-            choices = _completion_choices(answer)
+                whole = chat_answer(whole)
+            choices = _completion_choices(whole)
         except (ValueError, KeyError, TypeError, RecursionError) as exc:
             counters.upstream_errors += 1
             return _error(
                 502,
                 f"the upstream answer is not a chat completion: {scrubber(request)(str(exc))}",
                 "upstream_error",
+                endpoint=endpoint,
             )
-        parsed: list[dict[str, Any]] = []
+        parsed: list[Parsed] = []
         rejected = 0
         for number, choice in enumerate(choices):
             if not isinstance(choice, dict):
                 continue
             parser = make_parser(body, f"{prefix}{number}_" if number else prefix)
             try:
-                parser.feed(_ENCODER.encode_json(_as_chunk(choice)))
-                parser.finish()
+                events = parser.feed(_ENCODER.encode_json(_as_chunk(choice)))
+                events.extend(parser.finish())
                 message = parser.message
             except Exception as exc:
                 counters.parser_errors += 1
@@ -792,29 +874,29 @@ def create_app(config: ServerConfig) -> Starlette:
                     "streamcall failed while parsing the upstream answer "
                     f"({scrubber(request)(_describe(exc))})",
                     "server_error",
+                    endpoint=endpoint,
                 )
             rejected += parser.rejected
-            parsed.append(
-                {
-                    "index": choice.get("index", number),
-                    "message": message_json(message),
-                    "logprobs": choice.get("logprobs"),
-                    "finish_reason": message.finish_reason or "stop",
-                }
-            )
+            parsed.append(Parsed(choice, events, message))
         counters.rejected_chunks += rejected
-        answer["choices"] = parsed
-        if rejected:
-            answer["streamcall"] = {"rejected_chunks": rejected}
-        return JSONResponse(answer)
+        return JSONResponse(endpoint.answer(call, whole, parsed, rejected))
+
+    async def chat_completions(request: Request) -> Response:
+        return await answer(request, CHAT)
+
+    async def responses(request: Request) -> Response:
+        return await answer(request, RESPONSES)
+
+    async def messages(request: Request) -> Response:
+        return await answer(request, MESSAGES)
 
     async def models(request: Request) -> Response:
         try:
             resp = await client().get("models", headers=upstream_headers(request))
         except httpx.HTTPError as exc:
-            return unreachable(request, exc)
+            return unreachable(request, CHAT, exc)
         if resp.status_code != 200:
-            return relay_error(request, resp.status_code, resp.content[:_MAX_ERROR_BODY], {})
+            return relay_error(request, CHAT, resp.status_code, resp.content[:_MAX_ERROR_BODY], {})
         return Response(resp.content, status_code=200, media_type="application/json")
 
     async def probe() -> str | None:
@@ -859,7 +941,10 @@ def create_app(config: ServerConfig) -> Starlette:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
         return _error(
-            status, f"{detail}: {request.method} {request.url.path}", "invalid_request_error"
+            status,
+            f"{detail}: {request.method} {request.url.path}",
+            "invalid_request_error",
+            endpoint=_errors_for(request.url.path),
         )
 
     middleware = (
@@ -870,6 +955,8 @@ def create_app(config: ServerConfig) -> Starlette:
     app = Starlette(
         routes=[
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+            Route("/v1/responses", responses, methods=["POST"]),
+            Route("/v1/messages", messages, methods=["POST"]),
             Route("/v1/models", models, methods=["GET"]),
             Route("/health", health, methods=["GET"]),
         ],
@@ -937,7 +1024,7 @@ async def _as_sse(choices: list[Any], usage: Any) -> AsyncIterator[bytes]:
     yield _DONE
 
 
-def _relay_error(status: int, text: str, hint: str | None = None) -> JSONResponse:
+def _relay_error(status: int, text: str, hint: str | None = None) -> dict[str, Any]:
     """The upstream's error, OpenAI-shaped: its own ``{"error": {...}}`` body if it has one
     (vLLM's, llama.cpp's), else one wrapping its message or text; ``hint`` is appended to
     the message."""
@@ -950,19 +1037,16 @@ def _relay_error(status: int, text: str, hint: str | None = None) -> JSONRespons
         if note:
             err = value["error"]
             err["message"] = f"{err.get('message') or ''}{note}"
-        return JSONResponse(value, status_code=status)
+        return value
     if isinstance(value, dict) and "error" in value and not note:
-        return JSONResponse(value, status_code=status)
+        return value
     if isinstance(value, dict) and isinstance(value.get("message"), str):
         message = value["message"]  # {"object": "error", "message": ...} (older vLLM)
     elif isinstance(value, dict) and isinstance(value.get("error"), str):
         message = value["error"]
     else:
         message = text.strip()[:2000] or f"HTTP {status}"
-    return JSONResponse(
-        error_body(f"upstream error {status}: {message}{note}", "upstream_error", status),
-        status_code=status,
-    )
+    return error_body(f"upstream error {status}: {message}{note}", "upstream_error", status)
 
 
 def _describe(exc: BaseException) -> str:

@@ -15,11 +15,17 @@ of ``streamcall`` events into the chunk dicts a client of the OpenAI API expects
 
 State: the envelope (id, created, model), whether the role and the finish were sent, how
 many calls were made, and the errors seen. Nothing else is held.
+
+``ChatWire`` is the emitter as the proxy's ``Wire`` for chat completions (``server/api.py``):
+the chunks as SSE bytes, the count of rejected upstream chunks in the finish chunk's
+``streamcall`` member, a finish chunk of its own when the upstream sent none, an error
+event when the stream broke, and ``data: [DONE]`` last.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from streamcall.chunks import Message
@@ -33,8 +39,11 @@ from streamcall.events import (
     ToolCallStart,
     UsageEvent,
 )
+from streamcall.sse import SSEEncoder
 
-__all__ = ["ChunkEmitter", "message_json"]
+__all__ = ["ChatWire", "ChunkEmitter", "message_json"]
+
+_ENCODER = SSEEncoder()
 
 
 class ChunkEmitter:
@@ -129,6 +138,42 @@ class ChunkEmitter:
         """A finish chunk, for a stream whose upstream never sent a finish reason."""
         self.finished = True
         return self._chunk({}, self.finish_reason(reason))
+
+
+class ChatWire:
+    """One chat-completions stream: ``ChunkEmitter``'s chunks as SSE bytes."""
+
+    __slots__ = ("emitter",)
+
+    def __init__(self, completion_id: str, model: str) -> None:
+        self.emitter = ChunkEmitter(completion_id, model)
+
+    def start(self) -> bytes:
+        return _ENCODER.encode_json(self.emitter.start())
+
+    def feed(self, events: list[Event], rejected: int) -> bytes:
+        chunks = self.emitter.chunks(events)
+        self.emitter.errors.clear()  # the server reports them, as SSE comments
+        parts: list[bytes] = []
+        for chunk in chunks:
+            if rejected:
+                choices = chunk.get("choices")
+                if choices and choices[0].get("finish_reason"):
+                    chunk["streamcall"] = {"rejected_chunks": rejected}
+            parts.append(_ENCODER.encode_json(chunk))
+        return b"".join(parts)
+
+    def end(self, reason: str | None, rejected: int) -> bytes:
+        out = b""
+        if not self.emitter.finished:
+            final = self.emitter.final(reason)
+            if rejected:
+                final["streamcall"] = {"rejected_chunks": rejected}
+            out = _ENCODER.encode_json(final)
+        return out + _ENCODER.done()
+
+    def fail(self, error: Mapping[str, Any]) -> bytes:
+        return _ENCODER.encode_json(dict(error)) + _ENCODER.done()
 
 
 def message_json(message: Message) -> dict[str, Any]:

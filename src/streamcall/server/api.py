@@ -1,0 +1,137 @@
+"""What the proxy's three client APIs share: one upstream path, an answer format per API.
+
+The proxy speaks chat completions to its upstream, whatever the client speaks. Each client
+API (chat completions, the Responses API, Anthropic's Messages API) is an ``Endpoint``:
+
+- ``translate``: the client's request body -> a ``Call``: the chat-completions request the
+  upstream path takes (validated again there, then sent as ``--upstream-tools`` says, the
+  ``render`` mode included), and the request members the answer echoes (``context``);
+  a request it cannot honour raises ``BadRequest``;
+- ``wire``: a ``Wire``, the streamed answer in the client's event format: fed the
+  streamcall events the parser gives (the events ``ChunkEmitter`` is fed), it returns SSE
+  bytes; ``start``, ``feed``, then ``end`` (the stream ended well) or ``fail`` (it broke);
+- ``answer``: the whole (non-streamed) answer;
+- ``error``: an OpenAI-shaped error body ``{"error": {...}}`` in the client API's shape;
+- ``call_prefix``: the prefix of the tool-call ids the parser makes (``call_`` or
+  ``toolu_`` and a random part).
+
+Everything here is sans-IO: the HTTP side lives in ``app.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from streamcall.chunks import ChunkError, Message, decode_chunk
+from streamcall.events import Event, UsageEvent
+
+__all__ = [
+    "BadRequest",
+    "Call",
+    "Endpoint",
+    "Parsed",
+    "Wire",
+    "error_message",
+    "new_id",
+    "usage_event",
+]
+
+
+class BadRequest(Exception):
+    """A request the proxy refuses (400); ``param`` names the member at fault."""
+
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+@dataclass
+class Call:
+    """One client request: the chat request sent upstream, and what the answer echoes."""
+
+    chat: dict[str, Any]
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Parsed:
+    """One upstream choice, parsed: the choice as sent, its events and its message."""
+
+    choice: dict[str, Any]
+    events: list[Event]
+    message: Message
+
+
+class Wire(Protocol):
+    """One streamed answer in a client API's event format."""
+
+    def start(self) -> bytes:
+        """The stream's opening events."""
+        ...
+
+    def feed(self, events: list[Event], rejected: int) -> bytes:
+        """One batch of events; ``rejected`` is how many upstream chunks were rejected so
+        far (``StreamError`` events are reported by the server, not here)."""
+        ...
+
+    def end(self, reason: str | None, rejected: int) -> bytes:
+        """The closing events of a stream that ended well; ``reason`` is the finish reason
+        the parser saw (None: the upstream sent none)."""
+        ...
+
+    def fail(self, error: Mapping[str, Any]) -> bytes:
+        """The closing events of a stream that broke; ``error`` is an OpenAI-shaped body."""
+        ...
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One client API over the shared upstream path (module docstring)."""
+
+    translate: Callable[[Any], Call]
+    wire: Callable[[Call, str], Wire]
+    answer: Callable[[Call, dict[str, Any], list[Parsed], int], dict[str, Any]]
+    error: Callable[[int, dict[str, Any]], dict[str, Any]]
+    call_prefix: Callable[[], str]
+
+
+def new_id(prefix: str, size: int = 12) -> str:
+    """A random id: ``prefix`` and ``2 * size`` hex digits."""
+    return f"{prefix}{secrets.token_hex(size)}"
+
+
+def usage_event(usage: Any) -> UsageEvent | None:
+    """An upstream's usage object as a ``UsageEvent``, read by the chunk layer's rules
+    (None when it is not one, or carries no token totals)."""
+    if not isinstance(usage, dict):
+        return None
+    try:
+        u = decode_chunk(json.dumps({"choices": [], "usage": usage})).usage
+    except (ChunkError, ValueError, TypeError, RecursionError):
+        return None
+    if u is None:
+        return None
+    return UsageEvent(
+        u.prompt_tokens,
+        u.completion_tokens,
+        u.total_tokens,
+        u.cached_tokens,
+        u.reasoning_tokens,
+        u.prompt_tokens_details,
+        u.completion_tokens_details,
+        u.extra,
+    )
+
+
+def error_message(error: Mapping[str, Any]) -> str:
+    """The message of an OpenAI-shaped error body."""
+    inner = error.get("error")
+    if isinstance(inner, Mapping) and isinstance(inner.get("message"), str):
+        return str(inner["message"])
+    if isinstance(inner, str):
+        return inner
+    return json.dumps(error)[:2000]

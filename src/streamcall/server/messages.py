@@ -1,0 +1,526 @@
+"""Anthropic's Messages API (``POST /v1/messages``) over a chat-completions upstream.
+
+Sans-IO: ``chat_request`` turns a Messages request into the chat-completions request the
+proxy's upstream path takes (every ``--upstream-tools`` mode, ``render`` included), and
+``MessagesWire`` turns the streamcall events parsed from the upstream's answer into
+Anthropic's event stream, or (``message_answer``) into the ``message`` object.
+
+The request:
+
+- ``model``, ``max_tokens`` (-> ``max_tokens``) and ``messages`` are required, as in
+  Anthropic's API; ``system`` (a string or text blocks) -> a first ``system`` message;
+- ``messages``: ``text`` and ``image`` blocks (base64 or URL sources, as ``image_url``
+  parts); an assistant's ``tool_use`` blocks -> its ``tool_calls`` (``input`` as JSON
+  text), its ``thinking`` blocks -> ``reasoning_content`` (``redacted_thinking`` is
+  dropped: the upstream could not read it); a user's ``tool_result`` blocks -> ``tool``
+  messages (before the user's text, in order; ``is_error`` noted in the content);
+- ``tools``: client tools (``name``, ``description``, ``input_schema`` -> ``parameters``);
+  Anthropic's server tools (``web_search_...``, ``bash_...``) are a 400: no upstream runs
+  them; ``tool_choice``: ``auto`` -> ``auto``, ``any`` -> ``required``, ``tool`` -> the
+  named function, ``none`` -> ``none``; ``disable_parallel_tool_use`` ->
+  ``parallel_tool_calls: false``;
+- ``thinking``: ``enabled`` (any ``budget_tokens``) and ``disabled`` -> the thinking switch
+  ``chat_template_kwargs.enable_thinking`` (the client's own ``chat_template_kwargs``
+  win), as the chat path reads it; ``adaptive`` leaves the model's default;
+- ``stop_sequences`` -> ``stop``; ``temperature``, ``top_p``, ``top_k`` pass as they are.
+
+The stream: ``message_start`` (usage ``input_tokens: 0``: the upstream reports usage
+only at the end), ``ping``, then content blocks indexed from 0 in the order they come:
+``content_block_start`` (``text``, ``thinking`` with an empty ``signature``, ``tool_use``
+with the parser's ``toolu_`` id and ``input: {}``), ``content_block_delta``
+(``text_delta``, ``thinking_delta``, ``input_json_delta`` with the arguments as they
+stream; a thinking block ends with a ``signature_delta`` of ``""``: streamcall signs
+nothing, and ignores signatures sent back), ``content_block_stop``; then
+``message_delta`` (``stop_reason``: ``tool_use`` once calls were made, ``max_tokens`` at
+the token limit, else ``end_turn``; the usage: ``input_tokens``, ``output_tokens``, and
+``cache_read_input_tokens`` when the upstream reported cached tokens, which
+``input_tokens`` then leaves out, as Anthropic counts them; ``streamcall:
+{"rejected_chunks": N}`` when upstream chunks were rejected) and ``message_stop``. A stream
+that breaks ends with ``event: error`` (``api_error``, what happened).
+
+State: the message id, the open block, the blocks so far, the finish reason, the usage.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from streamcall.events import (
+    Event,
+    Finish,
+    Reasoning,
+    Text,
+    ToolCallArgs,
+    ToolCallEnd,
+    ToolCallStart,
+    UsageEvent,
+)
+from streamcall.server.api import BadRequest, Call, Parsed, error_message, new_id, usage_event
+from streamcall.sse import SSEEncoder
+
+__all__ = ["MessagesWire", "anthropic_error", "chat_request", "message_answer"]
+
+_ENCODER = SSEEncoder()
+_SHARED = ("temperature", "top_p", "top_k")
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    405: "invalid_request_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+}
+_STOP_REASONS = {
+    "tool_calls": "tool_use",
+    "length": "max_tokens",
+    "stop": "end_turn",
+    "content_filter": "refusal",
+}
+
+
+def anthropic_error(status: int, body: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI-shaped error body in Anthropic's shape, its type from the status."""
+    kind = _ERROR_TYPES.get(status, "api_error" if status >= 500 else "invalid_request_error")
+    return {"type": "error", "error": {"type": kind, "message": error_message(body)}}
+
+
+# -- the request ----------------------------------------------------------------------------
+
+
+def chat_request(body: Any) -> Call:
+    """A Messages request as the chat request sent upstream (module docstring)."""
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    model = body.get("model")
+    if not isinstance(model, str) or not model:
+        raise BadRequest("model: field required (a string)", "model")
+    max_tokens = body.get("max_tokens")
+    if max_tokens is None:
+        raise BadRequest("max_tokens: field required", "max_tokens")
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+        raise BadRequest("max_tokens: must be a positive integer", "max_tokens")
+    given = body.get("messages")
+    if not isinstance(given, list) or not given:
+        raise BadRequest("messages: field required (a non-empty list)", "messages")
+    messages: list[dict[str, Any]] = []
+    system = body.get("system")
+    if system is not None:
+        messages.append({"role": "system", "content": _system(system)})
+    for number, message in enumerate(given):
+        _message(message, number, messages)
+    chat: dict[str, Any] = {"model": model, "messages": messages, "max_tokens": max_tokens}
+    for key in _SHARED:
+        if body.get(key) is not None:
+            chat[key] = body[key]
+    stops = body.get("stop_sequences")
+    if stops is not None:
+        if not isinstance(stops, list) or not all(isinstance(s, str) for s in stops):
+            raise BadRequest("stop_sequences: must be a list of strings", "stop_sequences")
+        if stops:
+            chat["stop"] = stops
+    tools = body.get("tools")
+    if tools is not None:
+        chat["tools"] = _tools(tools)
+        if not chat["tools"]:
+            del chat["tools"]
+    if body.get("tool_choice") is not None:
+        _tool_choice(body["tool_choice"], chat)
+    _thinking(body.get("thinking"), body.get("chat_template_kwargs"), chat)
+    stream = body.get("stream")
+    if stream is not None and not isinstance(stream, bool):
+        raise BadRequest("stream: must be a boolean", "stream")
+    if stream:
+        chat["stream"] = True
+        chat["stream_options"] = {"include_usage": True}
+    return Call(chat, {"model": model})
+
+
+def _system(system: Any) -> str:
+    if isinstance(system, str):
+        return system
+    if isinstance(system, list):
+        texts = [b.get("text") for b in system if isinstance(b, dict) and b.get("type") == "text"]
+        if len(texts) == len(system) and all(isinstance(t, str) for t in texts):
+            return "\n\n".join(str(t) for t in texts)
+    raise BadRequest("system: must be a string or a list of text blocks", "system")
+
+
+def _image(block: dict[str, Any], where: str) -> dict[str, Any]:
+    source = block.get("source")
+    if isinstance(source, dict) and source.get("type") == "base64":
+        media, data = source.get("media_type"), source.get("data")
+        if isinstance(media, str) and isinstance(data, str):
+            return {"type": "image_url", "image_url": {"url": f"data:{media};base64,{data}"}}
+    if (
+        isinstance(source, dict)
+        and source.get("type") == "url"
+        and isinstance(source.get("url"), str)
+    ):
+        return {"type": "image_url", "image_url": {"url": source["url"]}}
+    raise BadRequest(f"{where}.source: a base64 or url image source is required", where)
+
+
+def _content(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    if all(p["type"] == "text" for p in parts):
+        return "".join(p["text"] for p in parts)
+    return parts
+
+
+def _tool_result(block: dict[str, Any], where: str) -> dict[str, Any]:
+    ident = block.get("tool_use_id")
+    if not isinstance(ident, str):
+        raise BadRequest(f"{where}.tool_use_id: field required", where)
+    content = block.get("content", "")
+    if isinstance(content, list):
+        texts = []
+        for number, part in enumerate(content):
+            if (
+                not isinstance(part, dict)
+                or part.get("type") != "text"
+                or not isinstance(part.get("text"), str)
+            ):
+                raise BadRequest(
+                    f"{where}.content[{number}]: only text blocks are supported in a tool_result",
+                    where,
+                )
+            texts.append(part["text"])
+        content = "\n".join(texts)
+    elif not isinstance(content, str):
+        raise BadRequest(f"{where}.content: must be a string or a list of text blocks", where)
+    if block.get("is_error"):
+        content = f"Error: {content}"
+    return {"role": "tool", "tool_call_id": ident, "content": content}
+
+
+def _message(message: Any, number: int, messages: list[dict[str, Any]]) -> None:
+    where = f"messages.{number}"
+    if not isinstance(message, dict):
+        raise BadRequest(f"{where}: must be an object", where)
+    role = message.get("role")
+    if role not in ("user", "assistant"):
+        raise BadRequest(f"{where}.role: must be user or assistant, not {role!r}", where)
+    content = message.get("content")
+    if isinstance(content, str):
+        messages.append({"role": role, "content": content})
+        return
+    if not isinstance(content, list):
+        raise BadRequest(f"{where}.content: must be a string or a list of content blocks", where)
+    parts: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []
+    thinking: list[str] = []
+    for index, block in enumerate(content):
+        at = f"{where}.content.{index}"
+        kind = block.get("type") if isinstance(block, dict) else None
+        if not isinstance(block, dict):
+            raise BadRequest(f"{at}: must be an object", at)
+        if kind == "text":
+            if not isinstance(block.get("text"), str):
+                raise BadRequest(f"{at}.text: must be a string", at)
+            parts.append({"type": "text", "text": block["text"]})
+        elif kind == "image" and role == "user":
+            parts.append(_image(block, at))
+        elif kind == "tool_result" and role == "user":
+            results.append(_tool_result(block, at))
+        elif kind == "tool_use" and role == "assistant":
+            ident, name, given = block.get("id"), block.get("name"), block.get("input", {})
+            if not isinstance(ident, str) or not isinstance(name, str):
+                raise BadRequest(f"{at}: a tool_use block needs 'id' and 'name'", at)
+            if not isinstance(given, dict):
+                raise BadRequest(f"{at}.input: must be an object", at)
+            arguments = json.dumps(given, ensure_ascii=False)
+            calls.append(
+                {
+                    "id": ident,
+                    "type": "function",
+                    "function": {"name": name, "arguments": arguments},
+                }
+            )
+        elif kind == "thinking" and role == "assistant":
+            if isinstance(block.get("thinking"), str):
+                thinking.append(block["thinking"])
+        elif kind == "redacted_thinking" and role == "assistant":
+            continue
+        else:
+            raise BadRequest(
+                f"{at}.type: {kind!r} is not supported in a {role} message (text, image and "
+                "tool_result for the user; text, thinking and tool_use for the assistant)",
+                at,
+            )
+    messages.extend(results)
+    if role == "user":
+        if parts or not results:
+            messages.append({"role": "user", "content": _content(parts)})
+        return
+    out: dict[str, Any] = {"role": "assistant", "content": _content(parts) if parts else None}
+    if thinking:
+        out["reasoning_content"] = "".join(thinking)
+    if calls:
+        out["tool_calls"] = calls
+    messages.append(out)
+
+
+def _tools(tools: Any) -> list[dict[str, Any]]:
+    if not isinstance(tools, list):
+        raise BadRequest("tools: must be a list of tools", "tools")
+    out: list[dict[str, Any]] = []
+    for number, tool in enumerate(tools):
+        where = f"tools.{number}"
+        if not isinstance(tool, dict):
+            raise BadRequest(f"{where}: must be an object", where)
+        kind = tool.get("type")
+        if kind not in (None, "custom"):
+            raise BadRequest(
+                f"{where}.type: {kind!r} is a server tool, which streamcall serve cannot run; "
+                "give client tools (name, description, input_schema)",
+                where,
+            )
+        name, schema = tool.get("name"), tool.get("input_schema")
+        if not isinstance(name, str) or not name:
+            raise BadRequest(f"{where}.name: field required", where)
+        if not isinstance(schema, dict):
+            raise BadRequest(f"{where}.input_schema: field required (a JSON schema object)", where)
+        function: dict[str, Any] = {"name": name, "parameters": schema}
+        if isinstance(tool.get("description"), str):
+            function["description"] = tool["description"]
+        out.append({"type": "function", "function": function})
+    return out
+
+
+def _tool_choice(choice: Any, chat: dict[str, Any]) -> None:
+    kind = choice.get("type") if isinstance(choice, dict) else None
+    if kind == "auto":
+        chat["tool_choice"] = "auto"
+    elif kind == "any":
+        chat["tool_choice"] = "required"
+    elif kind == "none":
+        chat["tool_choice"] = "none"
+    elif kind == "tool" and isinstance(choice.get("name"), str):
+        chat["tool_choice"] = {"type": "function", "function": {"name": choice["name"]}}
+    else:
+        raise BadRequest(
+            "tool_choice: must be {type: auto}, {type: any}, {type: none} or "
+            "{type: tool, name: ...}",
+            "tool_choice",
+        )
+    if isinstance(choice, dict) and choice.get("disable_parallel_tool_use"):
+        chat["parallel_tool_calls"] = False
+
+
+def _thinking(thinking: Any, kwargs: Any, chat: dict[str, Any]) -> None:
+    if kwargs is not None and not isinstance(kwargs, dict):
+        raise BadRequest("chat_template_kwargs: must be an object", "chat_template_kwargs")
+    merged: dict[str, Any] = {}
+    if thinking is not None:
+        kind = thinking.get("type") if isinstance(thinking, dict) else None
+        if kind == "enabled":
+            merged["enable_thinking"] = True
+        elif kind == "disabled":
+            merged["enable_thinking"] = False
+        elif kind != "adaptive":
+            raise BadRequest("thinking.type: must be enabled, disabled or adaptive", "thinking")
+    merged.update(kwargs or {})
+    if merged:
+        chat["chat_template_kwargs"] = merged
+
+
+# -- the answer -----------------------------------------------------------------------------
+
+
+def usage_json(ev: UsageEvent | None) -> dict[str, Any]:
+    """A usage event as Anthropic's ``usage``."""
+    if ev is None:
+        return {"input_tokens": 0, "output_tokens": 0}
+    out: dict[str, Any] = {
+        "input_tokens": max(ev.prompt_tokens - ev.cached_tokens, 0),
+        "output_tokens": ev.completion_tokens,
+    }
+    if ev.cached_tokens:
+        out["cache_read_input_tokens"] = ev.cached_tokens
+    return out
+
+
+class MessagesWire:
+    """One message: streamcall events in, Anthropic's stream events (SSE bytes) out."""
+
+    def __init__(self, call: Call, model: str, *, message_id: str | None = None) -> None:
+        self.model = model
+        self.id = message_id or new_id("msg_")
+        self.blocks: list[dict[str, Any]] = []  # by index, as they stand
+        self.open: int | None = None  # the open text or thinking block
+        self.calls: dict[int, int] = {}  # event call index -> block index
+        self.args: dict[int, list[str]] = {}  # block index -> argument pieces
+        self.made_calls = False
+        self.reason: str | None = None
+        self.usage: UsageEvent | None = None
+        self._out: list[dict[str, Any]] = []
+
+    # -- the Wire protocol ------------------------------------------------------------------
+
+    def start(self) -> bytes:
+        message = self.message()
+        message["content"] = []
+        message["stop_reason"] = None
+        self._emit({"type": "message_start", "message": message})
+        self._emit({"type": "ping"})
+        return self._take()
+
+    def feed(self, events: list[Event], rejected: int = 0) -> bytes:
+        self.apply(events)
+        return self._take()
+
+    def end(self, reason: str | None, rejected: int = 0) -> bytes:
+        self.close(reason)
+        delta: dict[str, Any] = {
+            "type": "message_delta",
+            "delta": {"stop_reason": self.stop_reason(), "stop_sequence": None},
+            "usage": usage_json(self.usage),
+        }
+        if rejected:
+            delta["streamcall"] = {"rejected_chunks": rejected}
+        self._emit(delta)
+        self._emit({"type": "message_stop"})
+        return self._take()
+
+    def fail(self, error: Mapping[str, Any]) -> bytes:
+        self.close(None)
+        self._emit(
+            {"type": "error", "error": {"type": "api_error", "message": error_message(error)}}
+        )
+        return self._take()
+
+    # -- events -----------------------------------------------------------------------------
+
+    def apply(self, events: list[Event]) -> None:
+        for ev in events:
+            if isinstance(ev, Text | Reasoning):
+                if not ev.text:
+                    continue
+                kind = "text" if isinstance(ev, Text) else "thinking"
+                index = self.open
+                if index is None or self.blocks[index]["type"] != kind:
+                    index = self._start(
+                        {"type": "text", "text": ""}
+                        if kind == "text"
+                        else {"type": "thinking", "thinking": "", "signature": ""}
+                    )
+                    self.open = index
+                block = self.blocks[index]
+                block[kind] += ev.text
+                delta = (
+                    {"type": "text_delta", "text": ev.text}
+                    if kind == "text"
+                    else {
+                        "type": "thinking_delta",
+                        "thinking": ev.text,
+                    }
+                )
+                self._emit({"type": "content_block_delta", "index": index, "delta": delta})
+            elif isinstance(ev, ToolCallStart):
+                self.made_calls = True
+                index = self._start({"type": "tool_use", "id": ev.id, "name": ev.name, "input": {}})
+                self.calls[ev.index] = index
+                self.args[index] = []
+            elif isinstance(ev, ToolCallArgs):
+                found = self.calls.get(ev.index)
+                if found is not None and ev.delta:
+                    self.args[found].append(ev.delta)
+                    delta = {"type": "input_json_delta", "partial_json": ev.delta}
+                    self._emit({"type": "content_block_delta", "index": found, "delta": delta})
+            elif isinstance(ev, ToolCallEnd):
+                found = self.calls.pop(ev.index, None)
+                if found is not None:
+                    self._stop_call(found, ev.arguments)
+            elif isinstance(ev, Finish):
+                if ev.choice == 0:
+                    self.reason = ev.reason
+            elif isinstance(ev, UsageEvent):
+                self.usage = ev
+            # StreamError: reported by the server, out of band
+
+    def close(self, reason: str | None) -> None:
+        """Stops every open block."""
+        if reason is not None:
+            self.reason = reason
+        self._stop_open()
+        for index in list(self.calls.values()):
+            self._stop_call(index, "".join(self.args.get(index, [])))
+        self.calls.clear()
+
+    def stop_reason(self) -> str:
+        if self.reason == "length":
+            return "max_tokens"
+        if self.made_calls:
+            return "tool_use"
+        return _STOP_REASONS.get(self.reason or "stop", "end_turn")
+
+    def message(self) -> dict[str, Any]:
+        """The ``message`` object as it stands."""
+        return {
+            "id": self.id,
+            "type": "message",
+            "role": "assistant",
+            "model": self.model,
+            "content": [dict(block) for block in self.blocks],
+            "stop_reason": self.stop_reason(),
+            "stop_sequence": None,
+            "usage": usage_json(self.usage),
+        }
+
+    # -- blocks -----------------------------------------------------------------------------
+
+    def _start(self, block: dict[str, Any]) -> int:
+        self._stop_open()
+        index = len(self.blocks)
+        self.blocks.append(block)
+        self._emit({"type": "content_block_start", "index": index, "content_block": dict(block)})
+        return index
+
+    def _stop_open(self) -> None:
+        index = self.open
+        if index is None:
+            return
+        self.open = None
+        if self.blocks[index]["type"] == "thinking":
+            delta = {"type": "signature_delta", "signature": ""}
+            self._emit({"type": "content_block_delta", "index": index, "delta": delta})
+        self._emit({"type": "content_block_stop", "index": index})
+
+    def _stop_call(self, index: int, arguments: str) -> None:
+        try:
+            value = json.loads(arguments) if arguments.strip() else {}
+        except ValueError:
+            value = {}
+        self.blocks[index]["input"] = value if isinstance(value, dict) else {}
+        self._emit({"type": "content_block_stop", "index": index})
+
+    # -- output -----------------------------------------------------------------------------
+
+    def _emit(self, event: dict[str, Any]) -> None:
+        self._out.append(event)
+
+    def _take(self) -> bytes:
+        out = b"".join(_ENCODER.encode_json(ev, event=ev["type"]) for ev in self._out)
+        self._out.clear()
+        return out
+
+
+def message_answer(
+    call: Call, answer: dict[str, Any], parsed: list[Parsed], rejected: int
+) -> dict[str, Any]:
+    """The whole ``message`` object: the first choice's events run through the wire."""
+    wire = MessagesWire(call, str(call.context.get("model") or ""))
+    first = parsed[0] if parsed else None
+    events: list[Event] = list(first.events) if first is not None else []
+    usage = usage_event(answer.get("usage"))
+    if usage is not None:
+        events.append(usage)
+    wire.apply(events)
+    wire.close(first.message.finish_reason if first is not None else None)
+    out = wire.message()
+    if rejected:
+        out["streamcall"] = {"rejected_chunks": rejected}
+    return out
