@@ -47,7 +47,7 @@ from typing import Any
 
 from streamcall.chunks import Message
 from streamcall.chunks.decode import ChunkDelta, ToolCallFragment, Usage
-from streamcall.events import Event, StreamError, UsageEvent
+from streamcall.events import Event, StreamError
 from streamcall.sse import SSEDecoder
 from streamcall.stream import StreamParser
 
@@ -116,7 +116,7 @@ class _ApiStreamParser:
             for sse in self._sse.close():
                 self._event(sse.event, sse.data, out)
         self._finished = True
-        self._chat._flush(out)
+        out.extend(self._chat.finish())
         return out
 
     @property
@@ -162,8 +162,7 @@ class _ApiStreamParser:
         out.append(err)
 
     def _delta(self, delta: ChunkDelta, out: list[Event]) -> None:
-        self._chat._acc.add(delta)
-        self._chat._choice(delta, out)
+        out.extend(self._chat.feed_delta(delta))
 
     def _finish(self, reason: str, out: list[Event]) -> None:
         if not self._finish_sent:
@@ -171,19 +170,7 @@ class _ApiStreamParser:
             self._delta(ChunkDelta(finish_reason=reason), out)
 
     def _usage(self, usage: Usage, out: list[Event]) -> None:
-        self._chat._acc.add(ChunkDelta(usage=usage))
-        out.append(
-            UsageEvent(
-                usage.prompt_tokens,
-                usage.completion_tokens,
-                usage.total_tokens,
-                usage.cached_tokens,
-                usage.reasoning_tokens,
-                usage.prompt_tokens_details,
-                usage.completion_tokens_details,
-                usage.extra,
-            )
-        )
+        out.extend(self._chat.feed_delta(ChunkDelta(usage=usage)))
 
     def _fail(self, message: str, out: list[Event], data: str) -> None:
         self._reject(out, f"the server reported an error: {message}", data)
@@ -191,7 +178,7 @@ class _ApiStreamParser:
 
     def _end(self, out: list[Event]) -> None:
         self._done = True
-        self._chat._flush(out)
+        out.extend(self._chat.finish())
 
 
 class ResponsesStreamParser(_ApiStreamParser):

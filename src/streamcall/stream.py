@@ -182,6 +182,15 @@ class StreamParser:
             usage=self._acc.usage,
         )
 
+    def feed_delta(self, delta: ChunkDelta) -> list[Event]:
+        """One chunk already decoded (``chunks.decode_chunk``'s ``ChunkDelta``), read as if
+        it had arrived on the wire: for decoders of other stream APIs, which turn their
+        events into the deltas a chat stream would have carried."""
+        out: list[Event] = []
+        if not (self._done or self._finished):
+            self._delta(delta, out)
+        return out
+
     @property
     def accumulator(self) -> ChatAccumulator:
         """The raw merge of every choice's deltas, as the server sent them."""
@@ -200,6 +209,9 @@ class StreamParser:
         except ChunkError as exc:
             self._reject(out, str(exc), data)
             return
+        self._delta(delta, out)
+
+    def _delta(self, delta: ChunkDelta, out: list[Event]) -> None:
         self._acc.add(delta)
         if delta.choice == 0:
             self._choice(delta, out)
