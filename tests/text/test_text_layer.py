@@ -40,6 +40,21 @@ def test_the_text_layer_imports_only_events_itself_and_the_standard_library() ->
                 )
 
 
+def test_reasoning_partial_and_framing_import_nothing_of_the_formats() -> None:
+    """The layers below the tool formats (reasoning, partial JSON, the shared message
+    framing) do not import ``streamcall.formats``: what two layers read lives below both."""
+    for layer in ("reasoning", "partial", "framing"):
+        files = sorted((SRC / layer).glob("*.py"))
+        assert files, layer
+        for path in files:
+            for name in imported_modules(path):
+                assert not name.startswith("streamcall.formats"), f"{layer}/{path.name}: {name}"
+    for path in sorted((SRC / "framing").glob("*.py")):
+        for name in imported_modules(path):
+            if name.startswith("streamcall"):
+                assert name.startswith(("streamcall.text", "streamcall.framing")), path
+
+
 def test_the_parsers_take_their_scanning_from_the_text_layer() -> None:
     """The reasoning engine, partial JSON and the stream parser import ``streamcall.text``,
     not the formats' scanning module."""

@@ -80,8 +80,8 @@ from typing import ClassVar, Literal
 
 from streamcall.events import Event, Text
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats.harmony_framing import FRAMES as HARMONY_FRAMES
 from streamcall.formats.registry import parser_class
+from streamcall.framing.harmony import FRAMES as HARMONY_FRAMES
 from streamcall.text import MarkerFinder
 
 __all__ = ["MARKERS", "WINDOW", "AutoParser", "sniff"]

@@ -1,7 +1,7 @@
 """gpt-oss Harmony, in its text form: channels, with function calls as JSON messages.
 
 Grammar (openai/harmony ``docs/format.md``; vLLM ``openai``): messages framed by
-Harmony's tokens, read by ``harmony_framing`` (shared with the ``openai_gptoss`` reasoning
+Harmony's tokens, read by ``framing.harmony`` (shared with the ``openai_gptoss`` reasoning
 parser)::
 
     stream  := text? message*
@@ -69,7 +69,7 @@ from typing import Any
 
 from streamcall.events import Event, Reasoning, Text
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats.harmony_framing import (
+from streamcall.framing.harmony import (
     BODY_ENDS,
     CHANNEL,
     FRAMES,

@@ -30,20 +30,18 @@ from typing import Any, ClassVar
 
 from streamcall.events import Event
 from streamcall.formats._base import ToolParser, Tools
-from streamcall.reasoning._engine import ReasoningParser
-from streamcall.response_templates.spec import load_response_template
+from streamcall.reasoning.hf import HfReasoningParser
+from streamcall.response_templates.spec import (
+    MISSING_TEMPLATE,
+    TEMPLATE_FORMATS,
+    load_response_template,
+)
+from streamcall.response_templates.spec import (
+    TEMPLATE_FORMAT as NAME,
+)
 from streamcall.response_templates.stream import ResponseStream
 
 __all__ = ["NAME", "TEMPLATE_FORMATS", "HfReasoningParser", "HfToolParser"]
-
-NAME = "hf"
-#: the format names that read a checkpoint's response template (``beam``: see above)
-TEMPLATE_FORMATS = (NAME, "beam")
-
-MISSING_TEMPLATE = (
-    "the {name} format reads a response template and none was given: pass template= "
-    '({api}("{name}", template=...): a dict, a model directory or a tokenizer_config.json)'
-)
 
 
 class HfToolParser(ToolParser):
@@ -77,24 +75,3 @@ class HfToolParser(ToolParser):
     def message(self) -> dict[str, Any]:
         """``parse_response``'s dict for the text read (after ``finish``)."""
         return self._stream.message()
-
-
-class HfReasoningParser(ReasoningParser):
-    """A response template's thinking fields read as a stream, the rest released as text."""
-
-    def __init__(self, template: Any = None, *, name: str = NAME) -> None:
-        if template is None:
-            raise ValueError(MISSING_TEMPLATE.format(name=name, api="reasoning_parser"))
-        super().__init__(name)
-        self.template = load_response_template(template)
-        self._stream = ResponseStream(self.template, reasoning_only=True)
-
-    @property
-    def in_reasoning(self) -> bool:
-        return self._stream.in_reasoning
-
-    def feed(self, text: str) -> list[Event]:
-        return self._stream.feed(text)
-
-    def finish(self) -> list[Event]:
-        return self._stream.finish()

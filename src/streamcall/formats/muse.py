@@ -3,7 +3,7 @@
 Grammar (vLLM ``muse``, ``musespark`` (0.34's alias of ``muse``), ``musespark1x`` (0.33's),
 ``muse_glimmer``; SGLang ``muse``): messages
 framed by ``<|start|>``, ``<|message|>``, ``<|eom|>`` and ``<|eot|>``, read by
-``muse_framing`` (shared with the reasoning parsers of the same names)::
+``framing.muse`` (shared with the reasoning parsers of the same names)::
 
     stream  := (text | message)*
     message := ('<|start|>assistant')? (' to=' RECIPIENT)? '<|message|>' body
@@ -19,7 +19,7 @@ to=get_weather<|message|><atem:function_calls>\\n<atem:invoke name="get_weather"
 </atem:function_calls><|eom|>'``.
 
 What a message becomes, by its recipient and the format's channel table
-(``muse_framing.Channels``):
+(``framing.muse.Channels``):
 
 ====================  ==========================  ===============
 recipient             ``muse``, ``musespark1x``   ``muse_glimmer``
@@ -61,10 +61,10 @@ Modes (``Mode``) and what each step reads::
                                                                     body it interrupted
 
 What it holds back: a partial frame token, the end of a body that may still become a bare
-header, a framed header until it is decided (``muse_framing``); inside a tool channel,
+header, a framed header until it is decided (``framing.muse``); inside a tool channel,
 what the XML-parameter engine holds, kept in this parser's tail (the engine keeps one of
 its own only when a body is cut by a ``<|start|>`` that may open a header). The common
-chunk of a body is read with one test (``muse_framing.body_text_end``'s, written out). A
+chunk of a body is read with one test (``framing.muse.body_text_end``'s, written out). A
 call cut off by the end of its message (or of the stream) ends ``incomplete``, its JSON
 closed.
 
@@ -83,7 +83,15 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Reasoning, Text
 from streamcall.formats._base import ToolParser, Tools
 from streamcall.formats._xmlparams import XmlParamsParser
-from streamcall.formats.muse_framing import (
+from streamcall.formats.schema import (
+    AUTO_JSON_START,
+    LITERALS,
+    NULLABLE_STRING,
+    STRING,
+    tool_properties,
+    value_plan,
+)
+from streamcall.framing.muse import (
     FRAMES,
     GLIMMER,
     HOLD_LAST,
@@ -99,14 +107,6 @@ from streamcall.formats.muse_framing import (
     body_end,
     body_text_end,
     header_reader,
-)
-from streamcall.formats.schema import (
-    AUTO_JSON_START,
-    LITERALS,
-    NULLABLE_STRING,
-    STRING,
-    tool_properties,
-    value_plan,
 )
 from streamcall.text import Step, fast
 

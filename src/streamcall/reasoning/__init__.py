@@ -146,7 +146,7 @@ def reasoning_parser(
     template of the ``hf`` and ``beam`` formats (``formats/hf.py``), which need one.
     """
     if name in ("hf", "beam"):
-        from streamcall.formats.hf import HfReasoningParser
+        from streamcall.reasoning.hf import HfReasoningParser
 
         return HfReasoningParser(template, name=name)
     if template is not None:

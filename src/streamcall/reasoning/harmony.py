@@ -1,7 +1,7 @@
 """gpt-oss Harmony in its text form, as a reasoning format (``openai_gptoss``).
 
 Grammar (openai/harmony ``docs/format.md``): messages framed by Harmony's tokens, read by
-``streamcall.formats.harmony_framing``, which the ``openai`` tool parser reads them with
+``streamcall.framing.harmony``, which the ``openai`` tool parser reads them with
 too::
 
     stream  := text? message*
@@ -34,7 +34,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from streamcall.events import Event, Reasoning, Text
-from streamcall.formats.harmony_framing import (
+from streamcall.framing.harmony import (
     BODY_ENDS,
     FRAMES,
     OPENERS,

@@ -2,7 +2,7 @@
 ``musespark1x``, ``muse_glimmer``).
 
 Grammar: messages framed by ``<|start|>``, ``<|message|>``, ``<|eom|>`` and ``<|eot|>``,
-read by ``streamcall.formats.muse_framing``, which the tool parsers of the same names
+read by ``streamcall.framing.muse``, which the tool parsers of the same names
 (``formats/muse.py``) read them with too::
 
     stream  := (text | message)*
@@ -34,7 +34,7 @@ Modes (``Mode``) and what each step reads::
                                                                     body it interrupted
 
 What it holds back: a partial frame token, the end of a body that may still become a bare
-header, and a framed header until it is decided (``muse_framing``). ``prompt_opened``:
+header, and a framed header until it is decided (``framing.muse``). ``prompt_opened``:
 the prompt ended with ``<|start|>assistant to=self<|message|>``, so the output starts in
 reasoning.
 """
@@ -44,7 +44,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from streamcall.events import Event, Reasoning, Text
-from streamcall.formats.muse_framing import (
+from streamcall.framing.muse import (
     CHANNELS,
     DROPPED,
     FRAMES,

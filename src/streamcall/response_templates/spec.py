@@ -381,3 +381,14 @@ def _load_path(path: Path) -> ResponseTemplate:
         return compile_template(spec)
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"{where}: {exc}") from exc
+
+
+#: the format name that reads a checkpoint's response template, in both layers
+TEMPLATE_FORMAT = "hf"
+#: every format name that does (``beam``: vLLM's parser for Beam checkpoints, the same
+#: reading under another name; ``formats/hf.py``)
+TEMPLATE_FORMATS = (TEMPLATE_FORMAT, "beam")
+MISSING_TEMPLATE = (
+    "the {name} format reads a response template and none was given: pass template= "
+    '({api}("{name}", template=...): a dict, a model directory or a tokenizer_config.json)'
+)

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.events import Event, ToolCallArgs
-from streamcall.formats import harmony, harmony_framing
+from streamcall.formats import harmony
 from streamcall.formats.harmony import HarmonyParser
+from streamcall.framing import harmony as harmony_framing
 from streamcall.text import fast
 
 MARKERS = ["<|call|>", "<|end|>", "<|start|>", "<|channel|>", "<|message|>"]

@@ -1,4 +1,4 @@
-"""Harmony's framing, read once (``formats/harmony_framing.py``) by both of its parsers:
+"""Harmony's framing, read once (``framing/harmony.py``) by both of its parsers:
 the ``openai`` tool parser and the ``openai_gptoss`` reasoning parser read every header
 alike, in any chunking, and the reasoning parser hands on exactly the messages the tool
 parser makes calls of.
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from streamcall import testing
 from streamcall.events import Event, Text
 from streamcall.formats.harmony import HarmonyParser
-from streamcall.formats.harmony_framing import MAX_HEADER, Header, parse_header
+from streamcall.framing.harmony import MAX_HEADER, Header, parse_header
 from streamcall.reasoning import reasoning_parser
 from streamcall.text import fast
 from support import random_chunkings

@@ -1,7 +1,7 @@
 """The Muse parsers give the same events with the fast reads on (the default) and on
 their reference paths (``streamcall.text.fast.reference``), in any chunking.
 
-The fast read of their own is ``muse_framing.body_text_end``: in a chunk with no frame
+The fast read of their own is ``framing.muse.body_text_end``: in a chunk with no frame
 token's lead, where the body's text ends (all of it when there is no ``to=`` and the last
 character begins no header), read by a tool channel's engine in the parser's own buffer. Below it, the
 XML-parameter engine's and ``StopMarkers``' fast reads (their own tests:
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from streamcall import reasoning_parser, testing
 from streamcall.events import Event
-from streamcall.formats.muse_framing import LEAD, body_end, body_text_end
 from streamcall.formats.registry import tool_parser
+from streamcall.framing.muse import LEAD, body_end, body_text_end
 from streamcall.output import output_parser
 from streamcall.text import fast
 

@@ -1,4 +1,4 @@
-"""``muse_framing``: where a body ends, what is held back, and the channel tables.
+"""``framing.muse``: where a body ends, what is held back, and the channel tables.
 
 The reads are positions in the text, never chunk sizes: each is checked against the
 grammar directly, and the parsers built on them in every two-piece split of a text that
@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from streamcall import reasoning_parser, testing
-from streamcall.formats.harmony_framing import HeaderReader
-from streamcall.formats.muse_framing import (
+from streamcall.formats.registry import tool_parser
+from streamcall.framing.harmony import HeaderReader
+from streamcall.framing.muse import (
     CHANNELS,
     DROPPED,
     EOM,
@@ -30,7 +31,6 @@ from streamcall.formats.muse_framing import (
     header_reader,
     held_from,
 )
-from streamcall.formats.registry import tool_parser
 from streamcall.output import output_parser
 
 

@@ -16,7 +16,7 @@ For example ``' to=self<|message|>Need the weather.<|eom|><|start|>assistant
 to=get_weather<|message|><atem:function_calls>...</atem:function_calls><|eom|>``: the
 generation prompt ends with ``<|start|>assistant``, so the first message's header is bare.
 
-- A framed header is read by Harmony's reader (``harmony_framing.HeaderReader``, made by
+- A framed header is read by Harmony's reader (``framing.harmony.HeaderReader``, made by
   ``header_reader``): from ``<|start|>`` up to ``<|message|>``, at most ``MAX_HEADER``
   characters and no other frame token in between, held whole until decided; its
   recipient is the word ``to=NAME`` after a blank. A ``<|start|>`` that opens no header is
@@ -50,7 +50,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from streamcall.formats.harmony_framing import MAX_HEADER, HeaderReader
+from streamcall.framing.harmony import MAX_HEADER, HeaderReader
 from streamcall.text import StopMarkers, fast
 
 __all__ = [

@@ -30,7 +30,7 @@ It is not a header when a ``<|start|>`` comes before its ``<|message|>`` (the te
 that ``<|start|>`` is text), or when no ``<|message|>`` ends within the bound or before
 the end of the stream (its opener is text, and reading goes on right after it, so an
 opener inside it may still start a message). A reader made with ``breaks`` (Muse's
-terminators, ``muse_framing``) treats those tokens as it treats ``<|start|>``. Every decision is a position in the text,
+terminators, ``framing.muse``) treats those tokens as it treats ``<|start|>``. Every decision is a position in the text,
 never the size of a chunk, so the result is the same however the text is cut.
 
 A body ends at the first terminator or opener (``BODY_ENDS``): in the token stream these

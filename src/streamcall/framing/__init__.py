@@ -1,0 +1,8 @@
+"""Message framing that a tool parser and a reasoning parser of the same model both read.
+
+``harmony``: OpenAI Harmony's ``<|start|>``/``<|channel|>``/``<|message|>`` tokens (the
+``openai`` tool format and the ``openai_gptoss`` reasoning format); ``muse``: Meta Muse's
+messages with ``to=`` recipients (the ``muse`` family in both layers). They sit below
+``formats/`` and ``reasoning/`` and import neither, only the scanning primitives of
+``streamcall.text``.
+"""
