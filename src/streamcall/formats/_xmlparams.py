@@ -144,6 +144,7 @@ from streamcall.formats.schema import (
     STRING,
     compact_json,
     convert_value,
+    flagged_json_value,
     quoted_string_json,
     tool_properties,
     value_plan,
@@ -387,6 +388,7 @@ class XmlParamsParser(ToolParser):
         self._key_open = False  # `"key":` emitted, value not started
         self._plan = STRING
         self._types: frozenset[str] = frozenset()
+        self._flag_json = False  # DSML's string="false" on the open parameter
         self._held: list[str] = []
         self._blanks: list[str] = []  # STRIP_VALUES: a string value's blanks, not yet emitted
         self._newline_skipped = False
@@ -676,7 +678,13 @@ class XmlParamsParser(ToolParser):
         key, plan, types = self._param_plan(m)
         if plan == AUTO and self.QUOTED_STRINGS and value[:1] == '"':
             return json_quote(key) + ":" + quoted_string_json(value)
+        if plan == HELD and self._json_flagged(m):
+            return json_quote(key) + ":" + flagged_json_value(value, types)
         return json_quote(key) + ":" + whole_value_json(plan, types, value)
+
+    def _json_flagged(self, m: re.Match[str]) -> bool:
+        """DSML's ``string="false"``: the value is JSON, whatever the schema types it."""
+        return self._has_string_flag and m.group("string") == "false"
 
     def _param_plan(self, m: re.Match[str]) -> tuple[str, int, frozenset[str]]:
         """A parameter's key and how its value is read (its plan and types), from its
@@ -688,6 +696,8 @@ class XmlParamsParser(ToolParser):
             flag = m.group("string")
             if flag is not None:
                 plan = STRING if flag == "true" else HELD
+        elif plan in (STRING, NULLABLE_STRING) and self._json_flagged(m):
+            plan = HELD  # a string property written as JSON (``"hello"``): read it whole
         if self._has_type_group and m.group("type") is not None:
             plan, types = written_type_plan(self._props.get(key), m.group("type"))
         return key, plan, types
@@ -705,6 +715,7 @@ class XmlParamsParser(ToolParser):
 
     def _open_param(self, out: list[Event], m: re.Match[str]) -> None:
         key, plan, types = self._param_plan(m)
+        self._flag_json = self._json_flagged(m)
         self._held = []
         self._blanks = []
         self._newline_skipped = False
@@ -900,6 +911,8 @@ class XmlParamsParser(ToolParser):
                 text = "null" if raw.strip() == "null" else json_quote(raw)
             elif self._plan == AUTO and raw[:1] == '"':  # (QUOTED_STRINGS)
                 text = quoted_string_json(raw)
+            elif self._flag_json and self._plan == HELD:
+                text = flagged_json_value(raw, types)
             else:
                 text = convert_value(raw, types)
             self._add_args(text)
@@ -999,7 +1012,11 @@ class XmlParamsParser(ToolParser):
         plan, types = value_plan(None)  # the wrapper is not in the schema: untyped
         if flag is not None:
             plan = STRING if flag == "true" else HELD
-        text = whole_value_json(plan, types, raw)
+        text = (
+            flagged_json_value(raw, types)
+            if flag == "false"
+            else whole_value_json(plan, types, raw)
+        )
         self._add_args(("," if self._member_count else "") + json_quote(key) + ":" + text)
         self._member_count += 1
 

@@ -15,8 +15,11 @@ An invoke outside a block is a call too: DeepSeek-V4 often leaves the block toke
 The tool schema types a value when it knows the key (as vLLM's engine does, so
 ``string="true"`` over an integer property still gives a number); otherwise the flag does:
 ``string="true"`` is a string, streamed while it is written, and ``string="false"`` is
-JSON, held to its closer (a string if it does not load). Without either, the untyped
-rule of ``schema.py`` applies.
+JSON, held to its closer (a string if it does not load). A ``string="false"`` value is
+JSON whatever the schema says, so a JSON string (``"hello"``) is the string it encodes,
+over a string property too, as vLLM's ``json.loads`` of the value has it
+(``schema.flagged_json_value``). Without either, the untyped rule of ``schema.py``
+applies.
 
 An invoke whose body is a JSON object instead of parameters (``<｜DSML｜invoke
 name="f">{"k": "v"}</｜DSML｜invoke>``, which SGLang's DSML detectors read) has that object

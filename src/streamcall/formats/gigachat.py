@@ -22,7 +22,8 @@ GigaChat 3.5 (vLLM ``gigachat35``) writes GCML instead: DeepSeek's DSML grammar
     </｜GCML｜invoke></｜GCML｜tool_calls>
 
 ``string="true"`` values are raw text, streamed; ``string="false"`` values are JSON, held
-(a string if they do not load); the schema types a key it knows first, as in DSML.
+(a string if they do not load; a JSON string, ``"hello"``, is the string it encodes, over a
+string property too); otherwise the schema types a key it knows first, as in DSML.
 Everything else (an invoke outside a block, a JSON-object body, a wrapper parameter, what
 is held back) is DSML's.
 """

@@ -316,6 +316,22 @@ def quoted_string_json(raw: str) -> str:
     return json_quote(value if isinstance(value, str) else raw)
 
 
+def flagged_json_value(raw: str, types: frozenset[str]) -> str:
+    """The JSON text of a DSML/GCML value written with ``string="false"``: JSON, held. A
+    JSON string is the string it encodes where the schema allows a string or says nothing
+    (``"hello"`` is ``hello``, as vLLM's ``json.loads`` of the value has it); anything else
+    is a held value of its types (``convert_value``)."""
+    s = raw.strip()
+    if len(s) > 1 and s[0] == s[-1] == '"' and (not types or "string" in types):
+        try:
+            value = load_json(s)
+        except ValueError:
+            value = None
+        if isinstance(value, str):
+            return json_quote(value)
+    return convert_value(raw, types)
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(name)
 

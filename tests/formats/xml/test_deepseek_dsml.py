@@ -173,3 +173,46 @@ def test_bare_invoke_without_block_is_a_call(fmt: str, data: st.DataObject) -> N
         "Checking.\n done",
         [("f", {"a": "x"}), ("f", {"a": "x"})],
     )
+
+
+# Issue 40: a value written with string="false" is JSON, so a JSON string is the string it
+# encodes, as vLLM's DSML converter (json.loads of the value, then the schema's coercion)
+# has it, whether the schema types the key as a string or says nothing; a string property
+# written as a JSON number stays the string of it.
+FLAGGED = [
+    ([("say", [("text", "false", '"hello"')])], [], {"text": "hello"}),
+    (
+        [("say", [("text", "false", '"hello \\"you\\""'), ("n", "false", "2")])],
+        [tool("say", {"text": {"type": "string"}, "n": {"type": "integer"}})],
+        {"text": 'hello "you"', "n": 2},
+    ),
+    (
+        [("say", [("text", "false", "2"), ("raw", "true", '"kept"')])],
+        [tool("say", {"text": {"type": "string"}, "raw": {"type": "string"}})],
+        {"text": "2", "raw": '"kept"'},
+    ),
+    (
+        [("say", [("text", "false", '"not closed')])],
+        [tool("say", {"text": {"type": "string"}})],
+        {"text": '"not closed'},
+    ),
+]
+
+
+@pytest.mark.parametrize("fmt", [*VARIANTS, "gigachat35"])
+@pytest.mark.parametrize(("calls", "tools", "args"), FLAGGED)
+@given(data=st.data())
+def test_a_string_false_value_is_json(
+    fmt: str,
+    calls: list[Any],
+    tools: list[dict[str, Any]],
+    args: dict[str, Any],
+    data: st.DataObject,
+) -> None:
+    if fmt == "gigachat35":
+        text = build("deepseek_v4", calls).replace("｜DSML｜", "｜GCML｜")
+    else:
+        text = build(fmt, calls)
+    content, got = summary(check_format(fmt, text, data, tools))
+    assert content == ""
+    assert got == [(calls[0][0], args)]

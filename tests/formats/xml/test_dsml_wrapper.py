@@ -110,8 +110,8 @@ NOT_UNWRAPPED: list[tuple[str, list[tuple[str, str, str | None]], Any, dict[str,
     ("a number", [("input", "42", None)], TOOLS, {"input": 42}),
     ("text", [("arguments", "fly me to LIS", "true")], TOOLS, {"arguments": "fly me to LIS"}),
     ("broken JSON", [("arguments", '{"origin": ', "false")], TOOLS, {"arguments": '{"origin": '}),
-    # (as any untyped string="false" value: JSON text that is not a container stays text)
-    ("a JSON string", [("arguments", '"to LIS"', "false")], TOOLS, {"arguments": '"to LIS"'}),
+    # (as any string="false" value: a JSON string is the string it encodes, as vLLM has it)
+    ("a JSON string", [("arguments", '"to LIS"', "false")], TOOLS, {"arguments": "to LIS"}),
 ]  # fmt: skip
 
 
