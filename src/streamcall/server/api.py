@@ -35,6 +35,7 @@ __all__ = [
     "Endpoint",
     "Parsed",
     "Wire",
+    "answer_events",
     "error_message",
     "new_id",
     "usage_event",
@@ -125,6 +126,19 @@ def usage_event(usage: Any) -> UsageEvent | None:
         u.completion_tokens_details,
         u.extra,
     )
+
+
+def answer_events(
+    answer: Mapping[str, Any], parsed: list[Parsed]
+) -> tuple[list[Event], str | None]:
+    """A non-streamed answer as an encoder reads it: the first choice's events with the
+    answer's usage after them, and that choice's finish reason (None without a choice)."""
+    first = parsed[0] if parsed else None
+    events: list[Event] = list(first.events) if first is not None else []
+    usage = usage_event(answer.get("usage"))
+    if usage is not None:
+        events.append(usage)
+    return events, first.message.finish_reason if first is not None else None
 
 
 def error_message(error: Mapping[str, Any]) -> str:

@@ -57,7 +57,14 @@ from streamcall.events import (
     ToolCallStart,
     UsageEvent,
 )
-from streamcall.server.api import BadRequest, Call, Parsed, error_message, new_id, usage_event
+from streamcall.server.api import (
+    BadRequest,
+    Call,
+    Parsed,
+    answer_events,
+    error_message,
+    new_id,
+)
 from streamcall.sse import SSEEncoder
 
 __all__ = ["MessagesWire", "anthropic_error", "chat_request", "message_answer"]
@@ -513,13 +520,9 @@ def message_answer(
 ) -> dict[str, Any]:
     """The whole ``message`` object: the first choice's events run through the wire."""
     wire = MessagesWire(call, str(call.context.get("model") or ""))
-    first = parsed[0] if parsed else None
-    events: list[Event] = list(first.events) if first is not None else []
-    usage = usage_event(answer.get("usage"))
-    if usage is not None:
-        events.append(usage)
+    events, reason = answer_events(answer, parsed)
     wire.apply(events)
-    wire.close(first.message.finish_reason if first is not None else None)
+    wire.close(reason)
     out = wire.message()
     if rejected:
         out["streamcall"] = {"rejected_chunks": rejected}

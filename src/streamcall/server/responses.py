@@ -64,7 +64,14 @@ from streamcall.events import (
     ToolCallStart,
     UsageEvent,
 )
-from streamcall.server.api import BadRequest, Call, Parsed, error_message, new_id, usage_event
+from streamcall.server.api import (
+    BadRequest,
+    Call,
+    Parsed,
+    answer_events,
+    error_message,
+    new_id,
+)
 from streamcall.sse import SSEEncoder
 
 __all__ = ["ResponsesWire", "chat_request", "response_answer"]
@@ -667,13 +674,9 @@ def response_answer(
 ) -> dict[str, Any]:
     """The whole ``response`` object: the first choice's events run through the wire."""
     wire = ResponsesWire(call, str(call.context.get("model") or ""))
-    first = parsed[0] if parsed else None
-    events: list[Event] = list(first.events) if first is not None else []
-    usage = usage_event(answer.get("usage"))
-    if usage is not None:
-        events.append(usage)
+    events, reason = answer_events(answer, parsed)
     wire.apply(events)
-    status = wire.close(first.message.finish_reason if first is not None else None)
+    status = wire.close(reason)
     out = wire.response(status)
     if rejected:
         out["streamcall"] = {"rejected_chunks": rejected}
