@@ -21,6 +21,7 @@ from __future__ import annotations
 import collections
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,12 @@ def test_format_text_counts() -> None:
     )
     assert sum(counts.values()) == sum(len(v) for v in FORMAT_TEXTS.values())
     assert counts["equal"] > 0
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "response-templates.md").read_text(
+        encoding="utf-8"
+    )
+    quoted = dict(re.findall(r"^  \| `(\w+)` \| (\d+) \| ", doc, re.MULTILINE))
+    assert {k: int(v) for k, v in quoted.items()} == dict(counts)
+    assert f"the {sum(counts.values())} one-shot texts" in doc
 
 
 def test_cli_prints_a_template(capsys: pytest.CaptureFixture[str]) -> None:

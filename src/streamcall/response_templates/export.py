@@ -165,6 +165,7 @@ def _tagged_params(
     section: tuple[tuple[str, ...], str] | None = None,
     markers: tuple[str, ...] = (),
     section_regex: bool = False,
+    note: str = "",
 ) -> Exported:
     """Calls whose arguments are tags (``<parameter=KEY>VALUE</parameter>``), values as
     text (one newline after the opening tag and before the closing one dropped)."""
@@ -183,7 +184,7 @@ def _tagged_params(
         "Values are typed by the request's tools; without them (or for a parameter they do "
         "not declare) every value stays a string, where streamcall reads numbers, "
         "true/false/null and JSON containers as JSON. A value whose closing tag is missing "
-        "runs to the next closing tag.",
+        "runs to the next closing tag." + note,
     )
 
 
@@ -276,6 +277,9 @@ def _dsml(prefix: str, block: str, start: str = _DEEPSEEK) -> Exported:
         + "parameter>",
         section=((prefix + block + ">",), "</" + prefix[1:] + block + ">"),
         markers=(prefix + block + ">", prefix + "invoke"),
+        note=' A `string="false"` value is JSON to streamcall (and to vLLM) whatever the '
+        "schema types it, so a JSON string there is the string it encodes; the template "
+        "types it by the schema, and a string parameter keeps the quotes.",
     )
 
 
