@@ -72,6 +72,7 @@ class _ApiStreamParser:
         request: Mapping[str, Any] | None = None,
         thinking: bool | None = None,
         tool_choice: Any = None,
+        unknown_calls: str = "keep",
     ) -> None:
         self._sse = SSEDecoder()
         # The chat stream's machinery, fed deltas directly (it never sees these bytes).
@@ -84,6 +85,7 @@ class _ApiStreamParser:
             request=request,
             thinking=thinking,
             tool_choice=tool_choice,
+            unknown_calls=unknown_calls,
         )
         self._done = False
         self._finished = False

@@ -883,6 +883,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         replay_delay=args.replay_delay,
         upstream_tools=args.upstream_tools,
+        unknown_calls=args.unknown_calls,
         client_keys=client_keys,
         max_body=parse_size(args.max_body, "--max-body"),
     )
@@ -1164,6 +1165,16 @@ def build_parser() -> argparse.ArgumentParser:
             'any completion server); none: keep tools, send tool_choice "none" (vLLM/SGLang '
             "without a tool parser); strip: drop tools and tool_choice (the model is told "
             "of no tool)"
+        ),
+    )
+    s.add_argument(
+        "--unknown-calls",
+        choices=["keep", "text"],
+        default="keep",
+        help=(
+            "a call to a function the request's tools do not declare: keep it as a tool call "
+            "(default, as vLLM's common parsers do), or text: the client gets it as content, "
+            "in the model's syntax (requests without tools keep every call)"
         ),
     )
     s.add_argument(

@@ -616,21 +616,21 @@ def output_parser_for(
     thinking: bool | None = None,
     tool_choice: Any = None,
     fallback: str | None = "auto",
+    unknown_calls: str = "keep",
 ) -> OutputParser:
     """A fresh combined parser for what ``detect`` found (module docstring).
 
     ``found.template`` set: the ``hf`` parser for it, alone (a named ``tool_choice`` still
-    keeps only that function's calls). Else ``output_parser`` with ``found.format`` (or
+    keeps only that function's calls, and ``unknown_calls`` applies). Else ``output_parser`` with ``found.format`` (or
     ``fallback`` when none was found: ``auto`` sniffs it, None or ``"none"`` parses no
     calls) and ``found.reasoning``.
     """
     from streamcall.output import OutputParser, output_parser
-    from streamcall.toolchoice import OnlyFunction, chosen_function
+    from streamcall.toolchoice import restrict
 
     if found.template is not None:
         tp = hf_tool_parser(found.template, tools=tools, id_prefix=id_prefix)
-        only = chosen_function(tool_choice)
-        return OutputParser(None, OnlyFunction(tp, only) if only is not None else tp)
+        return OutputParser(None, restrict(tp, tools, tool_choice, unknown_calls))
     return output_parser(
         tools=tools,
         tool_format=found.format or fallback or "none",
@@ -639,6 +639,7 @@ def output_parser_for(
         request=request,
         thinking=thinking,
         tool_choice=tool_choice,
+        unknown_calls=unknown_calls,
     )
 
 
@@ -651,6 +652,7 @@ def stream_parser_for(
     thinking: bool | None = None,
     tool_choice: Any = None,
     fallback: str | None = "auto",
+    unknown_calls: str = "keep",
 ) -> StreamParser:
     """A ``StreamParser`` (SSE bytes of a chat stream) whose model text is parsed as
     ``output_parser_for`` parses it."""
@@ -665,11 +667,18 @@ def stream_parser_for(
             request=request,
             thinking=thinking,
             tool_choice=tool_choice,
+            unknown_calls=unknown_calls,
         )
-    parser = StreamParser(id_prefix=id_prefix, request=request, tool_choice=tool_choice)
+    parser = StreamParser(
+        id_prefix=id_prefix, request=request, tool_choice=tool_choice, unknown_calls=unknown_calls
+    )
     # StreamParser builds its text parser from format names; a template is not one, so the
     # parser built from it takes that place
     parser._text = output_parser_for(
-        found, tools=tools, id_prefix=id_prefix, tool_choice=tool_choice
+        found,
+        tools=tools,
+        id_prefix=id_prefix,
+        tool_choice=tool_choice,
+        unknown_calls=unknown_calls,
     )
     return parser

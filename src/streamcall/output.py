@@ -40,7 +40,7 @@ from streamcall.reasoning import (
 from streamcall.reasoning._engine import MarkerReasoningParser
 from streamcall.reasoning.switches import prompt_opened_for
 from streamcall.text.newlines import NewlineEvents
-from streamcall.toolchoice import OnlyFunction, chosen_function
+from streamcall.toolchoice import AllowedCalls, restrict, unknown_calls_error
 
 __all__ = ["OutputParser", "output_parser", "parse_output"]
 
@@ -51,7 +51,7 @@ class OutputParser:
     __slots__ = ("_newlines", "reasoning", "tools")
 
     def __init__(
-        self, reasoning: ReasoningParser | None, tools: ToolParser | OnlyFunction | None
+        self, reasoning: ReasoningParser | None, tools: ToolParser | AllowedCalls | None
     ) -> None:
         self.reasoning = reasoning
         self.tools = tools
@@ -112,6 +112,7 @@ def output_parser(
     request: Mapping[str, Any] | None = None,
     thinking: bool | None = None,
     tool_choice: Any = None,
+    unknown_calls: str = "keep",
 ) -> OutputParser:
     """A fresh combined parser.
 
@@ -125,6 +126,10 @@ def output_parser(
     ``streamcall.toolchoice``): ``"none"`` turns the tool stage off, so call markup stays
     text; a named function keeps only that function's calls, and calls to any other
     come out as text in the format's own syntax; anything else parses every call.
+    ``unknown_calls`` (``"keep"``, the default, or ``"text"``) decides a call to a
+    function the ``tools`` do not declare: kept as a call, or text in the format's own
+    syntax, as a named ``tool_choice`` has it (no tools: every call is kept; see
+    ``streamcall.toolchoice``). A value other than these two raises ``ValueError``.
     """
     if tool_choice == "none":
         tool_format = "none"
@@ -144,10 +149,12 @@ def output_parser(
         if tool_format is not None and tool_format != "none"
         else None
     )
-    only = chosen_function(tool_choice)
-    if tp is not None and only is not None:
-        return OutputParser(rp, OnlyFunction(tp, only))
-    return OutputParser(rp, tp)
+    why = unknown_calls_error(unknown_calls)
+    if why is not None:
+        raise ValueError(why)
+    if tp is None:
+        return OutputParser(rp, None)
+    return OutputParser(rp, restrict(tp, tools, tool_choice, unknown_calls))
 
 
 def parse_output(
@@ -161,6 +168,7 @@ def parse_output(
     request: Mapping[str, Any] | None = None,
     thinking: bool | None = None,
     tool_choice: Any = None,
+    unknown_calls: str = "keep",
 ) -> Parsed:
     """One-shot: ``output_parser`` fed the whole text, then finished."""
     parser = output_parser(
@@ -172,6 +180,7 @@ def parse_output(
         request=request,
         thinking=thinking,
         tool_choice=tool_choice,
+        unknown_calls=unknown_calls,
     )
     events = parser.feed(text)
     events.extend(parser.finish())

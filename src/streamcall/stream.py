@@ -12,8 +12,10 @@ The layers wired together, in the order data flows::
   dropped silently (a Go client that unmarshals each chunk would skip it).
 - ``delta.content`` goes through the model-text parser when a tool or reasoning format is
   given (or routed from ``model``); otherwise it is ``Text`` as is. ``request`` (the chat
-  request body: its thinking switches), ``thinking`` and ``tool_choice`` go to
-  ``output_parser`` with it.
+  request body: its thinking switches), ``thinking``, ``tool_choice`` and
+  ``unknown_calls`` go to ``output_parser`` with it. ``unknown_calls="text"`` applies to
+  the calls read from the model text only: structured ``delta.tool_calls`` are the
+  server's own decision and pass through.
 - Structured ``delta.tool_calls`` from the server become the same ``ToolCall*`` events.
   Their arguments are validated as they stream (``ArgsStreamer``), so the contract holds
   for them too; arguments that are not a JSON object end the call ``incomplete`` and the
@@ -66,6 +68,7 @@ def _model_text_parser(
     request: Mapping[str, Any] | None,
     thinking: bool | None,
     tool_choice: Any,
+    unknown_calls: str = "keep",
 ) -> TextParser | None:
     if format is None and model is None and reasoning is None:
         return None
@@ -80,6 +83,7 @@ def _model_text_parser(
         request=request,
         thinking=thinking,
         tool_choice=tool_choice,
+        unknown_calls=unknown_calls,
     )
     return parser
 
@@ -109,10 +113,24 @@ class StreamParser:
         request: Mapping[str, Any] | None = None,
         thinking: bool | None = None,
         tool_choice: Any = None,
+        unknown_calls: str = "keep",
     ) -> None:
+        from streamcall.toolchoice import unknown_calls_error
+
+        why = unknown_calls_error(unknown_calls)
+        if why is not None:
+            raise ValueError(why)
         self._sse = SSEDecoder()
         self._text = _model_text_parser(
-            format, model, tools, reasoning, id_prefix, request, thinking, tool_choice
+            format,
+            model,
+            tools,
+            reasoning,
+            id_prefix,
+            request,
+            thinking,
+            tool_choice,
+            unknown_calls,
         )
         self._text_done = False
         self._acc = ChatAccumulator()

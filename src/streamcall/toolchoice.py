@@ -14,11 +14,32 @@ what the client will accept, and this module is where that is honoured:
   tried. That text is re-rendered from the parsed call, not the model's bytes: whitespace
   inside the markup may differ.
 
-``OnlyFunction`` wraps a tool parser for the named case. State: the open call being held
-back as text (its name and argument deltas), the events that came after its start while
-it was open (formats end one call before anything else, so this is normally empty), and
-the renumbering of the calls that pass (0, 1, 2... in order). Work per event is
-O(1) amortised, so the wrapped parser stays linear; its output depends only on the inner
+Calls to a function the request does not declare (``unknown_calls``): the model may call
+a function that is not in the request's ``tools`` (one it saw in an earlier turn, one it
+made up). ``unknown_calls`` decides what they become, the same for every format:
+
+- ``"keep"`` (the default): every call is a call, whatever its name. This is what
+  streamcall always did and what vLLM's common parsers do (hermes, qwen3_coder, mistral,
+  muse_glimmer ... parse any name; muse_glimmer logs a warning and passes it through).
+- ``"text"``: a call whose name is not the ``function.name`` of one of the request's tools
+  comes out as ``Text``, exactly as a call to another function under a named
+  ``tool_choice`` does (re-rendered in the format's own syntax). Some peers release such
+  calls to the content too (SGLang's dots detector writes the block's body out as text
+  when streaming); most of SGLang drops them instead (``parse_base_json`` unless
+  ``SGLANG_FORWARD_UNKNOWN_TOOLS``: iquest_q1 among them). streamcall never drops model
+  text, so ``"text"`` is the strict choice.
+
+  With no tools given (None or an empty list) there is nothing to check a name against,
+  and every call is kept. With a named ``tool_choice`` too, the allowed names are the
+  chosen one if the tools declare it, else none. The name is decided when the call
+  starts (``ToolCallStart`` carries the whole name), so a declared call still streams.
+
+``AllowedCalls`` wraps a tool parser with the set of names that stay calls
+(``OnlyFunction`` is it for one name). State: the open call being held back as text (its
+name and argument deltas), the events that came after its start while it was open
+(formats end one call before anything else, so this is normally empty), and the
+renumbering of the calls that pass (0, 1, 2... in order). Work per event is O(1)
+amortised, so the wrapped parser stays linear; its output depends only on the inner
 parser's events, so it stays chunking-invariant whenever the inner parser is.
 """
 
@@ -26,13 +47,82 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any, Literal
 
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats._base import ToolParser
 
-__all__ = ["OnlyFunction", "chosen_function", "tool_choice_error"]
+__all__ = [
+    "UNKNOWN_CALLS",
+    "AllowedCalls",
+    "OnlyFunction",
+    "UnknownCalls",
+    "allowed_names",
+    "chosen_function",
+    "declared_names",
+    "restrict",
+    "tool_choice_error",
+    "unknown_calls_error",
+]
+
+UnknownCalls = Literal["keep", "text"]
+UNKNOWN_CALLS: tuple[str, ...] = ("keep", "text")
+
+
+def unknown_calls_error(value: Any) -> str | None:
+    """Why ``value`` is not an ``unknown_calls`` setting."""
+    if value in UNKNOWN_CALLS:
+        return None
+    return f'unknown_calls must be "keep" or "text", not {value!r}'
+
+
+def declared_names(tools: Iterable[Any] | None) -> frozenset[str]:
+    """The function names an OpenAI ``tools`` list declares (entries that name none are
+    skipped)."""
+    names: set[str] = set()
+    for tool in tools or ():
+        if not isinstance(tool, Mapping):
+            continue
+        fn = tool.get("function")
+        name = fn.get("name") if isinstance(fn, Mapping) else None
+        if isinstance(name, str) and name:
+            names.add(name)
+    return frozenset(names)
+
+
+def allowed_names(
+    tools: Iterable[Any] | None, tool_choice: Any = None, unknown_calls: str = "keep"
+) -> frozenset[str] | None:
+    """The names whose calls stay calls, or None for every name.
+
+    A named ``tool_choice`` allows its function; ``unknown_calls="text"`` allows the names
+    the tools declare, when they declare any (no tools: nothing to check, every call is
+    kept). Both: the chosen one if it is declared.
+    """
+    why = unknown_calls_error(unknown_calls)
+    if why is not None:
+        raise ValueError(why)
+    allowed: frozenset[str] | None = None
+    only = chosen_function(tool_choice)
+    if only is not None:
+        allowed = frozenset((only,))
+    if unknown_calls == "text":
+        declared = declared_names(tools)
+        if declared:
+            allowed = declared if allowed is None else allowed & declared
+    return allowed
+
+
+def restrict(
+    inner: ToolParser,
+    tools: Iterable[Any] | None,
+    tool_choice: Any = None,
+    unknown_calls: str = "keep",
+) -> ToolParser | AllowedCalls:
+    """``inner``, wrapped so that only the allowed calls are calls (``allowed_names``)."""
+    allowed = allowed_names(tools, tool_choice, unknown_calls)
+    return inner if allowed is None else AllowedCalls(inner, allowed)
 
 
 def tool_choice_error(choice: Any) -> str | None:
@@ -63,14 +153,14 @@ def chosen_function(choice: Any) -> str | None:
     return None
 
 
-class OnlyFunction:
-    """A tool parser whose calls to any function but ``name`` come out as text."""
+class AllowedCalls:
+    """A tool parser whose calls to any function not in ``allowed`` come out as text."""
 
-    __slots__ = ("_held", "_index", "_waiting", "inner", "name", "names")
+    __slots__ = ("_held", "_index", "_waiting", "allowed", "inner", "names")
 
-    def __init__(self, inner: ToolParser, name: str) -> None:
+    def __init__(self, inner: ToolParser, allowed: Collection[str]) -> None:
         self.inner = inner
-        self.name = name
+        self.allowed = frozenset(allowed)
         self.names = inner.names
         self._index: dict[int, int] = {}  # inner index of a passed call -> ours
         self._held: tuple[int, str, list[str]] | None = None  # inner index, name, deltas
@@ -107,7 +197,7 @@ class OnlyFunction:
                     self._waiting.append(ev)
                 continue
             if isinstance(ev, ToolCallStart):
-                if ev.name == self.name:
+                if ev.name in self.allowed:
                     index = self._index[ev.index] = len(self._index)
                     out.append(ToolCallStart(index, ev.id, ev.name))
                 else:
@@ -131,3 +221,13 @@ class OnlyFunction:
             except NotImplementedError:
                 pass
         return json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
+
+
+class OnlyFunction(AllowedCalls):
+    """A tool parser whose calls to any function but ``name`` come out as text."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, inner: ToolParser, name: str) -> None:
+        super().__init__(inner, (name,))
+        self.name = name

@@ -272,9 +272,16 @@ def parse_tool_calls(
     *,
     model: str | None = None,
     tools: Tools | None = None,
+    unknown_calls: str = "keep",
 ) -> Parsed:
-    """One-shot parse: the streaming parser fed the whole text, then finished."""
-    parser = tool_parser(format, model=model, tools=tools)
+    """One-shot parse: the streaming parser fed the whole text, then finished.
+
+    ``unknown_calls="text"``: a call to a function ``tools`` does not declare is content,
+    in the format's own syntax (``streamcall.toolchoice``; no tools: every call is kept).
+    """
+    from streamcall.toolchoice import restrict
+
+    parser = restrict(tool_parser(format, model=model, tools=tools), tools, None, unknown_calls)
     events = parser.feed(text)
     events.extend(parser.finish())
     return collect(events)

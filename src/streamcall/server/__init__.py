@@ -153,7 +153,8 @@ def _banner(config: ServerConfig, host: str, port: int, workers: int, replay: bo
         f"reasoning: {config.reasoning or 'routed from each request model'}; workers: {workers}"
     )
     lines.append(
-        f"  upstream tools: {config.upstream_tools}; client key: "
+        f"  upstream tools: {config.upstream_tools}; unknown calls: {config.unknown_calls}; "
+        f"client key: "
         f"{'required' if config.client_keys else 'not required'}; "
         f"max body: {config.max_body} bytes"
     )

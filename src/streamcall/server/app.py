@@ -9,8 +9,9 @@ Routes:
   the checkpoint (``config_with_model_dir``: its response template, read by the ``hf``
   format, else the formats its chat template writes), else from the bundled example of
   that model, else routed from the request's ``model``; the request's ``tools`` type
-  untyped values, its own ``tool_choice`` decides which calls are parsed, and its
-  thinking switches where reasoning starts). Streaming answers are re-emitted chunk by
+  untyped values, its own ``tool_choice`` decides which calls are parsed (and, with
+  ``unknown_calls="text"``, ``--unknown-calls text``, a call to a function its tools do
+  not declare is content), and its thinking switches where reasoning starts). Streaming answers are re-emitted chunk by
   chunk (``emit.ChunkEmitter``): tool calls as structured ``tool_calls`` deltas whose
   arguments stream before the call ends, reasoning as ``reasoning_content``, the
   upstream's whole usage object passed on (details and provider members included),
@@ -107,7 +108,7 @@ from streamcall.server.responses import ResponsesWire, response_answer
 from streamcall.server.responses import chat_request as responses_request
 from streamcall.sse import SSEEncoder
 from streamcall.stream import StreamParser
-from streamcall.toolchoice import chosen_function, tool_choice_error
+from streamcall.toolchoice import chosen_function, tool_choice_error, unknown_calls_error
 
 __all__ = [
     "UPSTREAM_TOOLS",
@@ -152,6 +153,9 @@ class ServerConfig:
     #: what reaches the upstream of the request's tools: "pass", "strip", "none", or
     #: "render" (the proxy renders the prompt and calls the upstream's /v1/completions)
     upstream_tools: str = "pass"
+    #: a call to a function the request's tools do not declare: "keep" it as a call (the
+    #: default) or make it "text" (content, in the format's syntax); see streamcall.toolchoice
+    unknown_calls: str = "keep"
     #: keys a client must send (``Authorization: Bearer KEY``); empty: no check
     client_keys: list[str] = field(default_factory=list)
     #: the largest request body accepted, in bytes (larger: 413)
@@ -488,6 +492,9 @@ def create_app(config: ServerConfig) -> Starlette:
         raise ValueError(
             f"upstream_tools must be one of {', '.join(UPSTREAM_TOOLS)}: {config.upstream_tools!r}"
         )
+    why = unknown_calls_error(config.unknown_calls)
+    if why is not None:
+        raise ValueError(why)
     base_url = config.upstream.rstrip("/") + "/"
     shown_upstream = public_url(config.upstream)
     userinfo = urlsplit(config.upstream)
@@ -567,6 +574,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 id_prefix=prefix,
                 request=body,
                 tool_choice=body.get("tool_choice"),
+                unknown_calls=config.unknown_calls,
             )
         fmt, reasoning = config.format, config.reasoning
         if isinstance(model, str) and model in config.models:
@@ -583,6 +591,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 id_prefix=prefix,
                 request=body,
                 tool_choice=body.get("tool_choice"),
+                unknown_calls=config.unknown_calls,
             )
         except ValueError as exc:
             log.warning("no parser for model %r (%s): content passes through", model, exc)
@@ -929,6 +938,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 "format": config.format,
                 "reasoning": config.reasoning,
                 "upstream_tools": config.upstream_tools,
+                "unknown_calls": config.unknown_calls,
                 "prompt_template": prompter.source if prompter is not None else None,
                 "client_key_required": bool(config.client_keys),
                 "pid": os.getpid(),
