@@ -293,14 +293,19 @@ def _checkpoint(args: argparse.Namespace) -> Any | None:
 def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
     fmt, model, reasoning = args.format, args.model, args.reasoning
     thinking = {"on": True, "off": False}.get(args.thinking or "")
+    unknown = getattr(args, "unknown_calls", "keep")
     found = _checkpoint(args)
     if found is not None:
         from streamcall.detect import output_parser_for, stream_parser_for
 
         try:
             if sse:
-                return stream_parser_for(found, tools=tools, thinking=thinking)
-            return _TextFeeder(output_parser_for(found, tools=tools, thinking=thinking))
+                return stream_parser_for(
+                    found, tools=tools, thinking=thinking, unknown_calls=unknown
+                )
+            return _TextFeeder(
+                output_parser_for(found, tools=tools, thinking=thinking, unknown_calls=unknown)
+            )
         except ValueError as exc:
             raise CLIError(str(exc)) from None
     if fmt is None and model is None:
@@ -310,12 +315,22 @@ def _make_feeder(args: argparse.Namespace, sse: bool, tools: Any) -> _Feeder:
             from streamcall.stream import StreamParser
 
             return StreamParser(
-                fmt, model=model, tools=tools, reasoning=reasoning, thinking=thinking
+                fmt,
+                model=model,
+                tools=tools,
+                reasoning=reasoning,
+                thinking=thinking,
+                unknown_calls=unknown,
             )
         from streamcall.output import output_parser
 
         parser = output_parser(
-            model, tools=tools, tool_format=fmt, reasoning_format=reasoning, thinking=thinking
+            model,
+            tools=tools,
+            tool_format=fmt,
+            reasoning_format=reasoning,
+            thinking=thinking,
+            unknown_calls=unknown,
         )
         if parser.tool_format is None and parser.reasoning_format is None and fmt != "none":
             _note(
@@ -1043,6 +1058,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--tools", metavar="FILE", help="OpenAI tools list as JSON (types untyped values)"
+    )
+    p.add_argument(
+        "--unknown-calls",
+        choices=["keep", "text"],
+        default="keep",
+        help=(
+            "a call to a function --tools does not declare: keep it as a call (default) or "
+            "text (content, in the model's syntax); without --tools every call is kept"
+        ),
     )
     p.add_argument(
         "--chunk",

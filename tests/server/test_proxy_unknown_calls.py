@@ -105,7 +105,11 @@ def test_chat_text_without_tools_keeps_every_call(proxies: dict[str, str]) -> No
 @pytest.mark.parametrize("stream", [False, True])
 def test_responses(proxies: dict[str, str], stream: bool) -> None:
     tools: Any = [
-        {"type": "function", "name": "get_weather", "parameters": TOOLS[0]["function"]["parameters"]}
+        {
+            "type": "function",
+            "name": "get_weather",
+            "parameters": TOOLS[0]["function"]["parameters"],
+        }
     ]
     for mode, want in (("keep", ["search", "get_weather"]), ("text", ["get_weather"])):
         client = _openai(proxies[mode])
@@ -136,9 +140,7 @@ def test_messages(proxies: dict[str, str]) -> None:
     tools: Any = [{"name": "get_weather", "input_schema": TOOLS[0]["function"]["parameters"]}]
     for mode, want in (("keep", ["search", "get_weather"]), ("text", ["get_weather"])):
         client = Anthropic(base_url=proxies[mode], api_key="x", max_retries=0, timeout=20.0)
-        msg = client.messages.create(
-            model=MODEL, max_tokens=100, messages=ASK, tools=tools
-        )
+        msg = client.messages.create(model=MODEL, max_tokens=100, messages=ASK, tools=tools)
         assert [b.name for b in msg.content if b.type == "tool_use"] == want, mode
         text = "".join(b.text for b in msg.content if b.type == "text")
         assert ('"search"' in text) is (mode == "text")

@@ -229,3 +229,28 @@ def test_allowed_names() -> None:
     assert allowed_names(TOOLS, named) == {"lookup"}
     assert allowed_names(None, named, "text") == {"lookup"}
     assert allowed_names(TOOLS, named, "text") == {"lookup"}
+
+
+@pytest.mark.parametrize("mode", ["keep", "text"])
+def test_cli_parse_and_serve_options(
+    mode: str, tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    from streamcall import cli
+
+    text = _separate("hermes", [SEARCH, WEATHER])
+    (tmp_path / "out.txt").write_text(text)
+    (tmp_path / "tools.json").write_text(json.dumps(TOOLS))
+    argv = ["parse", str(tmp_path / "out.txt"), "--format", "hermes"]
+    argv += ["--tools", str(tmp_path / "tools.json"), "--unknown-calls", mode]
+    assert cli.main(argv) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    names = [e["name"] for e in events if e["type"] == "tool_call_start"]
+    assert names == (["search", "get_weather"] if mode == "keep" else ["get_weather"])
+    # serve hands the option to the proxy's config
+    seen: list[Any] = []
+    import streamcall.server as server
+
+    monkeypatch.setattr(server, "run", lambda config, **kw: seen.append(config))
+    argv = ["serve", "--upstream", "http://127.0.0.1:9/v1", "--unknown-calls", mode]
+    assert cli.main(argv) == 0
+    assert [c.unknown_calls for c in seen] == [mode]
