@@ -19,8 +19,8 @@ a function that is not in the request's ``tools`` (one it saw in an earlier turn
 made up). ``unknown_calls`` decides what they become, the same for every format:
 
 - ``"keep"`` (the default): every call is a call, whatever its name. This is what
-  streamcall always did and what vLLM's common parsers do (hermes, qwen3_coder, mistral,
-  muse_glimmer ... parse any name; muse_glimmer logs a warning and passes it through).
+  streamcall always did and what vLLM's common parsers do (hermes reads any name without
+  looking at the tools; muse_glimmer logs a warning and passes the name through).
 - ``"text"``: a call whose name is not the ``function.name`` of one of the request's tools
   comes out as ``Text``, exactly as a call to another function under a named
   ``tool_choice`` does (re-rendered in the format's own syntax). Some peers release such
@@ -31,7 +31,8 @@ made up). ``unknown_calls`` decides what they become, the same for every format:
 
   With no tools given (None or an empty list) there is nothing to check a name against,
   and every call is kept. With a named ``tool_choice`` too, the allowed names are the
-  chosen one if the tools declare it, else none. The name is decided when the call
+  chosen one if the tools declare it, else none (under ``"keep"`` the choice alone
+  decides, as before). The name is decided when the call
   starts (``ToolCallStart`` carries the whole name), so a declared call still streams.
 
 ``AllowedCalls`` wraps a tool parser with the set of names that stay calls
