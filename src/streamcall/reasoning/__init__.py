@@ -17,6 +17,7 @@ from streamcall.reasoning._engine import (
     ReasoningParser,
     ReasoningSpec,
 )
+from streamcall.reasoning.cohere import COHERE_FORMATS, CohereReasoningParser
 from streamcall.reasoning.harmony import HarmonyReasoningParser
 from streamcall.reasoning.muse import MuseReasoningParser
 from streamcall.reasoning.passthrough import AppendThinkParser, IdentityParser
@@ -153,6 +154,8 @@ def reasoning_parser(
         raise ValueError(f"template= is for the hf and beam formats only, not {name!r}")
     spec = _SPECS.get(name)
     if spec is not None:
+        if name in COHERE_FORMATS:  # the engine, and citation tags removed
+            return CohereReasoningParser(spec, prompt_opened=prompt_opened)
         return MarkerReasoningParser(spec, prompt_opened=prompt_opened)
     if name == "identity":
         return IdentityParser(name)
