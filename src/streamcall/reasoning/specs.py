@@ -325,9 +325,11 @@ SPECS: tuple[ReasoningSpec, ...] = (
             "<|content_invoke_tool_text|>",
             "<|content_tool_error|>",
         ),
-        vllm_differences="The framing outside reasoning blocks (<|message_model|>, the "
-        "kind and end markers) is handed on to the tool parser, which drops it; with no "
-        "tool stage it stays in the content.",
+        # (reasoning/inkling.py: with no tool stage the framing is dropped from the text)
+        vllm_differences="None known: the framing outside reasoning blocks "
+        "(<|message_model|> and a header, the kind and end markers) is handed on to the "
+        "tool parser, which drops it; with no tool stage it is dropped here, and a tool "
+        "block stays in the content as written, as vLLM's reasoning pass has it.",
     ),
     # PLaMo 3: thinking is on by default (the prompt opens it); a tool section ends it;
     # <|plamo:tag|> is the end of the turn, dropped (and ending reasoning, as vLLM 0.33's
