@@ -5,9 +5,11 @@
 
 The answer wrapper is dropped wherever it appears, and it (or an action block) ends a
 pre-opened reasoning block that has no END (reasoning off: the template wrote both
-thinking markers). vLLM's and SGLang's parsers also strip citation markup (cohere_melody)
-and swap reasoning into content when there is no answer; streamcall keeps the citations
-and never re-labels streamed reasoning (``vllm_differences``).
+thinking markers). Citation tags (``<co>cited</co: 0:[1]>``) are dropped and the cited
+text kept, in the reasoning and the answer, as cohere_melody does for vLLM and SGLang;
+those parsers also swap reasoning into content when there is no answer, and melody drops
+the blanks between the blocks: streamcall never re-labels streamed reasoning and keeps the
+blanks (``vllm_differences``).
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ from hypothesis import strategies as st
 from streamcall import Reasoning, Text, reasoning_parser, testing
 from streamcall.formats.registry import parser_class
 from streamcall.output import output_parser
-from support import check_upstream_case, upstream_cases
+from support import check_upstream_case, random_chunkings, upstream_cases
 
 SKIP = {
-    "citations_stripped_by_melody": "no cohere_melody: citation markup and the newline "
-    "between the blocks stay in the text (vllm_differences)",
+    "citations_stripped_by_melody": "the newline between the blocks stays in the text "
+    "(vllm_differences); its citations: test_citation_tags_are_dropped",
     "sglang_force_nonempty_swap": "reasoning already streamed is never re-labelled as "
     "content (force_nonempty_content; vllm_differences)",
 }
@@ -110,3 +112,51 @@ def test_routed_by_model() -> None:
     p = output_parser("CohereLabs/command-a-plus-05-2026", tool_format="none")
     items = testing.coalesce(testing.run(p, [f"r{TE}{XS}a{XE}"]))
     assert split(items) == ("r", "a")
+
+
+CITED = (
+    # vLLM's tests/parser/cohere/test_reasoning.py (Apache-2.0), cmd4-citations_with_emoji
+    "<|START_THINKING|>This is a rainbow <co>emoji: 🌈</co: 0:[1]><|END_THINKING|>\n"
+    "<|START_RESPONSE|>foo <co>bar</co: 0:[1,2],1:[3,4]><|END_RESPONSE|>"
+)
+
+
+@pytest.mark.parametrize("name", ["cohere_command3", "cohere_command4"])
+@pytest.mark.parametrize("tool_format", ["none", "cohere_command3"])
+@given(data=st.data())
+def test_citation_tags_are_dropped(name: str, tool_format: str, data: st.DataObject) -> None:
+    # the reasoning parser alone filters its text; with the tool stage, the tool parser does
+    items = check_output(CITED, data, reasoning_format=name, tool_format=tool_format)
+    assert split(items) == ("This is a rainbow emoji: 🌈", "\nfoo bar")
+
+
+@pytest.mark.parametrize(
+    ("text", "reasoning", "content"),
+    [
+        # the older form, an opener with its sources
+        (f"a <co: 0,1>b</co: 0,1> c{TE}{XS}d{XE}", "a b c", "d"),
+        # a tag with no partner is dropped too
+        (f"a</co: 2:[0]>{TE}{XS}<co>d{XE}", "a", "d"),
+        # not a tag: kept as written (a cut one at the end, a longer name, other sources)
+        (f"x<co{TE}{XS}<code>y</co: z> <co", "x<co", "<code>y</co: z> <co"),
+        (f"{TE}{XS}a < b <c", "", "a < b <c"),
+    ],
+)
+@given(data=st.data())
+def test_citation_tags_in_any_chunking(
+    text: str, reasoning: str, content: str, data: st.DataObject
+) -> None:
+    check_reasoning("cohere_command4", text, reasoning, content, data)
+    items = testing.check_contract(
+        lambda: reasoning_parser("cohere_command4"), text, random_chunkings(data, text)
+    )
+    assert split(items) == (reasoning, content)
+
+
+def test_a_cited_answer_streams_around_its_tags() -> None:
+    p = reasoning_parser("cohere_command4", prompt_opened=False)
+    assert p.feed(XS + "It is <c") == [Text("It is ")]  # a tag may be coming
+    assert p.feed("o>true</co: 0:") == [Text("true")]
+    assert p.feed("[1]>.") == [Text(".")]
+    assert p.feed(" <") == [Text(" ")]
+    assert p.finish() == [Text("<")]  # the stream ended: not a tag

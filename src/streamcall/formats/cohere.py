@@ -11,9 +11,14 @@ Grammar (vLLM ``cohere_command3`` / ``cohere_command4``)::
 ``tool_call_id`` is the call's id (``ID_KEYS``), made unique within the stream (a repeat
 gets ``~2``, ``~3``...); an id written after the arguments began streaming comes too late,
 and the generated id stays. Arguments are streamed verbatim; a call with no parameters
-gets ``{}``. Holds back a partial ``<|START_ACTION|>`` at the end of text and a partial
-``<|END_ACTION|>`` after the calls; everything else is the JSON-call engine's
-(``_jsoncalls``).
+gets ``{}``.
+
+Citation tags in the text (``<co>cited</co: 0:[1]>``, ``streamcall.framing.citations``)
+are dropped and the cited text kept, as cohere_melody's filter does for vLLM; the citation
+records themselves are not reported (vLLM passes none on). Holds back a partial
+``<|START_ACTION|>`` at the end of text, a partial ``<|END_ACTION|>`` after the calls, and
+a possible citation tag cut by the end of a chunk; everything else is the JSON-call
+engine's (``_jsoncalls``).
 """
 
 from __future__ import annotations
@@ -21,7 +26,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from streamcall.events import Event
+from streamcall.formats._base import Tools
 from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.framing.citations import MARKUP, CitationFilter
 
 
 class CohereCommandParser(JsonCallsParser):
@@ -31,13 +39,27 @@ class CohereCommandParser(JsonCallsParser):
         "Pure Python (vLLM 0.23 needs the cohere_melody package); streams arguments "
         "verbatim. Like vLLM, the model's tool_call_id is the call id (made unique within "
         "the stream with a ~2 suffix if repeated; a call whose arguments start before its "
-        "tool_call_id keeps a generated id)."
+        "tool_call_id keeps a generated id). Citation tags (<co>…</co: 0:[1]>) are "
+        "dropped and the cited text kept, as melody does; the citation records are not "
+        "reported (vLLM passes none on)."
     )
     START = ("<|START_ACTION|>",)
     END = "<|END_ACTION|>"
     NAME_KEYS = ("tool_name",)
     ARGS_KEYS = ("parameters",)
     ID_KEYS = ("tool_call_id",)
+    #: the markup dropped outside calls (the citation tags), for the contract checks
+    FRAMES = MARKUP
+
+    def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
+        super().__init__(tools, id_prefix=id_prefix)
+        self._citations = CitationFilter()
+
+    def feed(self, text: str) -> list[Event]:
+        return self._citations.apply(super().feed(text), False)
+
+    def finish(self) -> list[Event]:
+        return self._citations.apply(super().finish(), True)
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

@@ -13,8 +13,14 @@ asks the model, in the system prompt and with a grammar, to answer with one obje
 
 Chosen by name only (no model routes here): the format depends on the template, not the
 model. The calls are read by the JSON-call engine (``_jsoncalls``), embedded for the
-value of ``tool_call`` and ``tool_calls``, so arguments stream verbatim and an ``id``
-written before the arguments is the call id. A ``response`` string streams as ``Text``,
+value of ``tool_call`` and ``tool_calls``, so arguments stream verbatim. A call's ``id``
+is the call id (made unique within the stream, ``UniqueIds``) when it is written before
+the call starts, that is before whichever of its name and its arguments' ``{`` comes
+second; one written later comes too late, and the generated id stays. The decision is the
+text's (where the key stands in the object), never where a chunk ends. llama.cpp's grammar
+for parallel calls writes ``name``, ``arguments``, then a required ``id`` (at least four
+characters), and llama.cpp, re-parsing the whole text each time, reports that late id;
+a stream of events cannot rename a call it has started, so here it is not used. A ``response`` string streams as ``Text``,
 decoded, as it arrives; any other ``response`` value is text as written. A call in the
 list is complete at the list's ``,`` or ``]``; a lone ``tool_call`` at its object's end.
 
@@ -95,8 +101,10 @@ class GenericJsonParser(ToolParser):
         "is text as written (llama.cpp re-indents it); at the end of the stream a call cut "
         "short is reported incomplete with its arguments closed, and a cut envelope that "
         "gave nothing is text (llama.cpp's partial parse shows a call once its name is "
-        "complete). An id written after the arguments is not used: the call has started "
-        "by then."
+        "complete). A call's id is used when written before the call starts (before its "
+        "arguments, or before its name when the name follows them); llama.cpp's grammar "
+        "writes the id last (name, arguments, id) and llama.cpp reports it, but a call "
+        "already streaming cannot be renamed, so such an id is not used."
     )
     #: the envelope is the whole output (text after it is kept as text)
     WHOLE_OUTPUT: ClassVar[bool] = True

@@ -16,7 +16,9 @@ content. Text, invoke-text and tool-error bodies are visible text; a thinking bo
 those blocks and this parser never sees them); a tool body is read by the JSON-call engine
 (``_jsoncalls``), embedded, so its ``args`` stream verbatim. Markers are structural
 wherever they occur in text, and dropped (a KIND marker inside a text block switches the
-block's kind). The blanks after a message of calls (after its END) are a gap: markup
+block's kind), as vLLM's ``inkling`` engine drops them: none reaches the content,
+whether or not the reasoning stage ran first (alone, the ``inkling`` reasoning format
+drops them itself: ``reasoning/inkling.py``). The blanks after a message of calls (after its END) are a gap: markup
 before a marker and at the end of the stream, text with the text that follows. A call is
 complete when its object closes (END may be the stop token that
 servers strip); a cut one is reported incomplete at the end of the stream.
@@ -93,7 +95,8 @@ class InklingParser(ToolParser):
     vllm_differences = (
         "Streams the args object verbatim as it is written. Reasoning blocks met by the "
         "tool parser alone are Reasoning. A header followed by anything but a kind marker "
-        "is text."
+        "is text. Like vLLM, every marker is dropped from the content, with or without "
+        "the reasoning stage."
     )
     FRAMES = MARKERS
     MAX_HEADER = 256

@@ -17,7 +17,9 @@ from streamcall.reasoning._engine import (
     ReasoningParser,
     ReasoningSpec,
 )
+from streamcall.reasoning.cohere import COHERE_FORMATS, CohereReasoningParser
 from streamcall.reasoning.harmony import HarmonyReasoningParser
+from streamcall.reasoning.inkling import InklingReasoningParser
 from streamcall.reasoning.muse import MuseReasoningParser
 from streamcall.reasoning.passthrough import AppendThinkParser, IdentityParser
 from streamcall.reasoning.specs import SPECS
@@ -153,6 +155,10 @@ def reasoning_parser(
         raise ValueError(f"template= is for the hf and beam formats only, not {name!r}")
     spec = _SPECS.get(name)
     if spec is not None:
+        if name in COHERE_FORMATS:  # the engine, and citation tags removed
+            return CohereReasoningParser(spec, prompt_opened=prompt_opened)
+        if name == "inkling":  # the engine, and the framing removed when it runs alone
+            return InklingReasoningParser(spec, prompt_opened=prompt_opened)
         return MarkerReasoningParser(spec, prompt_opened=prompt_opened)
     if name == "identity":
         return IdentityParser(name)

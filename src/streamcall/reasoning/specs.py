@@ -133,7 +133,9 @@ SPECS: tuple[ReasoningSpec, ...] = (
         start=("<|START_THINKING|>",),
         end=("<|END_THINKING|>",),
         text_drop=("<|START_RESPONSE|>", "<|END_RESPONSE|>"),
-        vllm_differences="No cohere_melody: citations (<co>…</co: …>) stay in the text.",
+        vllm_differences="No cohere_melody: citation tags (<co>…</co: 0:[1]>) are "
+        "dropped and the cited text kept, in the text and the reasoning, as melody's "
+        "filter does; the citation records are not reported (vLLM passes none on).",
     ),
     ReasoningSpec(
         "cohere_command4",
@@ -146,8 +148,10 @@ SPECS: tuple[ReasoningSpec, ...] = (
         opened=True,
         implicit_end=("<|START_TEXT|>", "<|START_RESPONSE|>", "<|START_ACTION|>"),
         text_drop=("<|START_TEXT|>", "<|END_TEXT|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"),
-        vllm_differences="No cohere_melody: citations (<co>…</co: …>) and the text "
-        "between the blocks stay in the text. No swap of reasoning into content when "
+        vllm_differences="No cohere_melody: citation tags (<co>…</co: 0:[1]>) are "
+        "dropped and the cited text kept, as melody's filter does (the citation records "
+        "are not reported; vLLM passes none on); the text between the blocks stays in "
+        "the text. No swap of reasoning into content when "
         "there is no answer (force_nonempty_content). Text outside <|START_TEXT|> is kept "
         "(SGLang drops it).",
     ),
@@ -321,9 +325,11 @@ SPECS: tuple[ReasoningSpec, ...] = (
             "<|content_invoke_tool_text|>",
             "<|content_tool_error|>",
         ),
-        vllm_differences="The framing outside reasoning blocks (<|message_model|>, the "
-        "kind and end markers) is handed on to the tool parser, which drops it; with no "
-        "tool stage it stays in the content.",
+        # (reasoning/inkling.py: with no tool stage the framing is dropped from the text)
+        vllm_differences="None known: the framing outside reasoning blocks "
+        "(<|message_model|> and a header, the kind and end markers) is handed on to the "
+        "tool parser, which drops it; with no tool stage it is dropped here, and a tool "
+        "block stays in the content as written, as vLLM's reasoning pass has it.",
     ),
     # PLaMo 3: thinking is on by default (the prompt opens it); a tool section ends it;
     # <|plamo:tag|> is the end of the turn, dropped (and ending reasoning, as vLLM 0.33's

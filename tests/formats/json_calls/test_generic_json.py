@@ -16,16 +16,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall import parse_tool_calls, tool_parser
+from streamcall import parse_tool_calls, testing, tool_parser
 from streamcall.events import Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.generic_json import GenericJsonParser
 from support import (
     calls,
+    check_contract,
     check_format,
     check_outcome,
     check_rendered,
     check_streams_before_closer,
     check_upstream_case,
+    random_chunkings,
     summary,
     unfinished_events,
     upstream_cases,
@@ -154,15 +156,43 @@ def test_malformed_truncated_and_other_members(
     check_outcome(FMT, text, expected, content, whole_contract='"response"' not in text)
 
 
-def test_the_models_id_names_the_call() -> None:
-    text = (
-        '{"tool_calls": [{"id": "call-1234", "name": "f", "arguments": {}}, '
-        '{"name": "g", "arguments": {}, "id": "late"}]}'
-    )
-    parser = tool_parser(FMT)
-    events = parser.feed(text) + parser.finish()
-    # an id after the arguments comes too late: the call has started
-    assert [e.id for e in events if isinstance(e, ToolCallStart)] == ["call-1234", "call_1"]
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        (
+            '{"tool_calls": [{"id": "call-1234", "name": "f", "arguments": {}}, '
+            '{"name": "g", "arguments": {}, "id": "late"}]}',
+            # an id after the arguments comes too late: the call has started
+            ["call-1234", "call_1"],
+        ),
+        # llama.cpp's own order (name, arguments, id): the generated ids stay
+        (
+            '{"tool_calls": [{"name": "f", "arguments": {"a": 1}, "id": "abcd"}, '
+            '{"name": "g", "arguments": {}, "id": "efgh"}]}',
+            ["call_0", "call_1"],
+        ),
+        # before the name, when the arguments come first: the call starts at its name
+        ('{"tool_call": {"arguments": {"a": 1}, "id": "abcd", "name": "f"}}', ["abcd"]),
+        ('{"tool_call": {"name": "f", "id": "abcd", "arguments": {"a": [1, 2]}}}', ["abcd"]),
+        # a repeated id, or one a generated id already took, is made unique
+        (
+            '{"tool_calls": [{"id": "same", "name": "f", "arguments": {}}, '
+            '{"id": "same", "name": "g", "arguments": {}}, '
+            '{"name": "h", "arguments": {}}, {"id": "call_2", "name": "i", "arguments": {}}]}',
+            ["same", "same~2", "call_2", "call_2~2"],
+        ),
+        # an id that is not a string, or empty: the generated id
+        ('{"tool_call": {"id": 7, "name": "f", "arguments": {}}}', ["call_0"]),
+        ('{"tool_call": {"id": "", "name": "f", "arguments": {}}}', ["call_0"]),
+    ],
+)
+@given(data=st.data())
+def test_the_models_id_names_the_call(text: str, ids: list[str], data: st.DataObject) -> None:
+    items = check_contract(FMT, text, data)
+    assert [v.id for k, v in items if k == "call" and isinstance(v, testing.Call)] == ids
+    for pieces in [[text], testing.chunk_every(text, 1), *random_chunkings(data, text)]:
+        events = testing.run(tool_parser(FMT), pieces)
+        assert [e.id for e in events if isinstance(e, ToolCallStart)] == ids, pieces
 
 
 def test_a_long_response_and_a_long_argument_stream_as_written() -> None:

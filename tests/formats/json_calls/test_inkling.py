@@ -22,7 +22,9 @@ from streamcall.formats.inkling import (
     END_MESSAGE,
     END_SAMPLING,
     INVOKE_TOOL_JSON,
+    INVOKE_TOOL_TEXT,
     MESSAGE_MODEL,
+    TOOL_ERROR,
     InklingParser,
 )
 from streamcall.output import output_parser, parse_output
@@ -78,9 +80,48 @@ def test_the_tool_parser_alone_reads_every_block(data: st.DataObject) -> None:
 def test_the_reasoning_format_alone(data: st.DataObject, opened: bool | None) -> None:
     items = check_contract(FMT, WHOLE, data, reasoning=True, prompt_opened=opened)
     assert reasoning_of(items) == "Plan it.Again."
-    # the framing outside reasoning is the tool parser's: it stays in the text
+    # with no tool stage the framing is dropped, as vLLM's reasoning pass drops it; the
+    # tool block stays in the text as written (vLLM hands it on so), its header dropped
     text = "".join(v for k, v in items if k == "text" and isinstance(v, str))
-    assert INVOKE_TOOL_JSON in text and "Done." in text
+    tool = f'{INVOKE_TOOL_JSON}{{"name": "f", "args": {{"q": "x"}}}}{END_MESSAGE}'
+    assert text == f"Checking a < b.{tool}Done."
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "reasoning"),
+    [
+        # the kind and end markers, and a message's header before its kind, are dropped
+        (
+            f"{CONTENT_TEXT}Hi{END_MESSAGE}{MESSAGE_MODEL}{CONTENT_TEXT}there{END_SAMPLING}",
+            "Hithere",
+            "",
+        ),
+        (f"{MESSAGE_MODEL}hdr{CONTENT_TEXT}a{END_MESSAGE}", "a", ""),
+        (f"{TOOL_ERROR}bad{END_MESSAGE}{MESSAGE_MODEL}x{INVOKE_TOOL_TEXT}raw", "badraw", ""),
+        # a header before a thinking block is dropped with it
+        (f"{MESSAGE_MODEL}f{CONTENT_THINKING}hm{END_MESSAGE}ok", "ok", "hm"),
+        # a header followed by anything but a kind marker is text (the prompt's message)
+        ("get_weather is a tool", "get_weather is a tool", ""),
+        (f"{MESSAGE_MODEL}word{END_MESSAGE}", "word", ""),
+        ("word", "word", ""),
+        # a tool block as written, its end included; a cut one as far as it came
+        (
+            f'{INVOKE_TOOL_JSON}{{"a": 1}}{END_SAMPLING}b',
+            f'{INVOKE_TOOL_JSON}{{"a": 1}}{END_SAMPLING}b',
+            "",
+        ),
+        (f"{CONTENT_TEXT}a{INVOKE_TOOL_JSON}{{", f"a{INVOKE_TOOL_JSON}{{", ""),
+        # a marker cut by the end of the stream is text
+        (f"{CONTENT_TEXT}a<|end_mess", "a<|end_mess", ""),
+    ],
+)
+@given(data=st.data())
+def test_the_reasoning_format_alone_drops_the_framing(
+    text: str, content: str, reasoning: str, data: st.DataObject
+) -> None:
+    items = check_contract(FMT, text, data, reasoning=True)
+    got = "".join(v for k, v in items if k == "text" and isinstance(v, str))
+    assert (got, reasoning_of(items)) == (content, reasoning)
 
 
 @given(data=st.data())
