@@ -33,6 +33,10 @@ Options for the formats that need them (all off by default):
 - ``CALL_END_OPTIONAL``: a call whose arguments closed is complete without its CALL_END
   (PLaMo 3, whose closers the reference treats as optional): CALL_END, like ARGS_SUFFIX,
   is then markup between calls.
+- ``DROP``: markers dropped from the text wherever they stand, found as text's other
+  markers are (a cut one held back): PLaMo 3's end of turn. One in a header interrupts it
+  (the header is text, the marker dropped); in STOP it also cuts arguments; between calls
+  it ends the section, and the blanks before it are a gap, dropped with it.
 - ``RAW_CODE = (NAME, KEY)``: a call whose body is not a JSON object is raw text (source
   code), the rest of the output, passed as the string argument KEY: a header naming NAME
   with anything but ``{`` after it, in a grammar with no CALL_END (Functionary v3.2's
@@ -158,6 +162,9 @@ class HeaderJsonParser(ToolParser):
     RAW_CODE: ClassVar[tuple[str, str] | None] = None
     #: markers in text after which the rest of the output is a RAW_CODE call
     RAW_START: ClassVar[tuple[str, ...]] = ()
+    #: markers dropped from the text wherever they stand (PLaMo 3's end of turn); one
+    #: interrupts a header (text), and cuts arguments if it is in STOP
+    DROP: ClassVar[tuple[str, ...]] = ()
 
     # Derived from the settings once per class (``_derive``), read less than once a chunk:
     # kept off the instance, whose attributes the hot steps read (one more of those, set
@@ -197,9 +204,10 @@ class HeaderJsonParser(ToolParser):
         cls = type(self)
         call_start = (cls.CALL_START,) if cls.CALL_START else ()
         opens = cls.SECTION_START + (call_start if cls.CALL_OPENS_SECTION else ())
-        self._text_finder = MarkerFinder(opens + cls.RAW_START)
+        self._text_finder = MarkerFinder(opens + cls.RAW_START + cls.DROP)
         ends = cls.HEADER_END + (("{",) if cls.HEADER_BRACE else ())
-        cuts = cls._interrupts + cls.RAW_START  # a raw-code marker opens raw code, in a header too
+        # a raw-code marker opens raw code, in a header too; a dropped one ends it
+        cuts = cls._interrupts + cls.RAW_START + cls.DROP
         self._header_finder = MarkerFinder(ends + tuple(m for m in cuts if m not in ends))
         self._mode = TEXT
         self._header_parts: list[str] = []
@@ -242,6 +250,9 @@ class HeaderJsonParser(ToolParser):
         pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
         if marker is None:
             return pos, True
+        if marker in self.DROP:
+            self._lead = ""  # dropped, and the blanks after a block before it, as a gap
+            return pos, False
         if marker in self.RAW_START:
             self._open_raw(out)
             return pos, False
