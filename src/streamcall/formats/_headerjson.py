@@ -33,6 +33,20 @@ Options for the formats that need them (all off by default):
 - ``CALL_END_OPTIONAL``: a call whose arguments closed is complete without its CALL_END
   (PLaMo 3, whose closers the reference treats as optional): CALL_END, like ARGS_SUFFIX,
   is then markup between calls.
+- ``DROP``: markers dropped from the text wherever they stand, found as text's other
+  markers are (a cut one held back): PLaMo 3's end of turn. One in a header interrupts it
+  (the header is text, the marker dropped); in STOP it also cuts arguments; between calls
+  it ends the section, and the blanks before it are a gap, dropped with it.
+- ``LITERAL_ARGS`` (with a CALL_END; Solar Open): a body whose first key is single-quoted
+  (looked for past at most 64 blanks after the ``{``, which is held till then) is a
+  Python literal (``LITERAL`` mode): kept whole up to the next stop marker; at CALL_END it
+  is read once with ``ast.literal_eval``, and a dict is the call's arguments as JSON (one
+  delta); otherwise, or cut by another marker or the end, the call ends incomplete with
+  ``{}`` and the body is text.
+- ``JUNK_TO_CALL_END`` (with a CALL_END; Solar Open): arguments that broke end the call
+  incomplete as anywhere, and the rest of the body (``JUNK`` mode) is text up to the next
+  stop marker; a CALL_END there is the broken call's closer, dropped, and the section
+  goes on.
 - ``RAW_CODE = (NAME, KEY)``: a call whose body is not a JSON object is raw text (source
   code), the rest of the output, passed as the string argument KEY: a header naming NAME
   with anything but ``{`` after it, in a grammar with no CALL_END (Functionary v3.2's
@@ -94,6 +108,8 @@ repeats one (``id~2``: ``ToolParser._start_call``).
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 from enum import IntEnum
 from typing import ClassVar
@@ -125,10 +141,15 @@ class Mode(IntEnum):
     ARGS = 3
     AFTER = 4  # between calls of a section
     RAW = 5  # a RAW_CODE call: the rest of the output is its argument
+    LITERAL = 6  # a Python-literal body (LITERAL_ARGS), held to its end
+    JUNK = 7  # the rest of a broken body (JUNK_TO_CALL_END), text up to a stop marker
 
 
 # The modes as plain ints, for the steps' comparisons (as in ``_jsoncalls``).
-TEXT, HEADER, OPEN, ARGS, AFTER, RAW = map(int, Mode)
+TEXT, HEADER, OPEN, ARGS, AFTER, RAW, LITERAL, JUNK = map(int, Mode)
+
+# how far past a body's '{' the blanks are looked through for a quote (LITERAL_ARGS)
+_LITERAL_LOOK = 64
 
 
 class HeaderJsonParser(ToolParser):
@@ -158,6 +179,15 @@ class HeaderJsonParser(ToolParser):
     RAW_CODE: ClassVar[tuple[str, str] | None] = None
     #: markers in text after which the rest of the output is a RAW_CODE call
     RAW_START: ClassVar[tuple[str, ...]] = ()
+    #: markers dropped from the text wherever they stand (PLaMo 3's end of turn); one
+    #: interrupts a header (text), and cuts arguments if it is in STOP
+    DROP: ClassVar[tuple[str, ...]] = ()
+    #: (with a CALL_END) a body whose first key is single-quoted is a Python literal: held
+    #: until its CALL_END and given as its JSON equivalent
+    LITERAL_ARGS: ClassVar[bool] = False
+    #: (with a CALL_END) arguments that broke: the rest of the body, up to the next stop
+    #: marker, is text, and a CALL_END there is the broken call's closer (markup)
+    JUNK_TO_CALL_END: ClassVar[bool] = False
 
     # Derived from the settings once per class (``_derive``), read less than once a chunk:
     # kept off the instance, whose attributes the hot steps read (one more of those, set
@@ -197,9 +227,10 @@ class HeaderJsonParser(ToolParser):
         cls = type(self)
         call_start = (cls.CALL_START,) if cls.CALL_START else ()
         opens = cls.SECTION_START + (call_start if cls.CALL_OPENS_SECTION else ())
-        self._text_finder = MarkerFinder(opens + cls.RAW_START)
+        self._text_finder = MarkerFinder(opens + cls.RAW_START + cls.DROP)
         ends = cls.HEADER_END + (("{",) if cls.HEADER_BRACE else ())
-        cuts = cls._interrupts + cls.RAW_START  # a raw-code marker opens raw code, in a header too
+        # a raw-code marker opens raw code, in a header too; a dropped one ends it
+        cuts = cls._interrupts + cls.RAW_START + cls.DROP
         self._header_finder = MarkerFinder(ends + tuple(m for m in cuts if m not in ends))
         self._mode = TEXT
         self._header_parts: list[str] = []
@@ -225,7 +256,11 @@ class HeaderJsonParser(ToolParser):
             self._arg_step.step if self._arg_step is not None else self._read_args,
             self._read_between,
             self._read_raw,
+            self._read_literal,
+            self._read_junk,
         )
+        self._literal: list[str] = []  # a LITERAL body so far
+        self._body_finder = MarkerFinder(stops.markers) if stops is not None else None
         if cls.HEADER_AT_START:
             self._start_header()
 
@@ -242,6 +277,9 @@ class HeaderJsonParser(ToolParser):
         pos, marker = self._text_until_marker(buf, pos, out, self._text_finder, final)
         if marker is None:
             return pos, True
+        if marker in self.DROP:
+            self._lead = ""  # dropped, and the blanks after a block before it, as a gap
+            return pos, False
         if marker in self.RAW_START:
             self._open_raw(out)
             return pos, False
@@ -298,6 +336,16 @@ class HeaderJsonParser(ToolParser):
             pos = ws
         if pos == len(buf):
             return pos, True
+        if buf[pos] == "{" and self.LITERAL_ARGS:
+            ws = WS.match(buf, pos + 1, pos + 1 + _LITERAL_LOOK).end()  # type: ignore[union-attr]
+            if ws == len(buf) and not final:
+                return pos, True  # held: '{' and a few blanks, to see what follows
+            if ws < len(buf) and buf[ws] == "'":  # a Python literal
+                self._index = self._start_call(out, self._name, self._call_id)
+                self._raw = []
+                self._literal = []
+                self._mode = LITERAL
+                return pos, False
         if buf[pos] != "{":
             raw = self.RAW_CODE
             if raw is not None and self._name == raw[0] and self.CALL_END is None:
@@ -333,6 +381,8 @@ class HeaderJsonParser(ToolParser):
         assert args is not None
         if args.done or args.error:
             self._close_call(out, incomplete=args.error)
+            if args.error and self.JUNK_TO_CALL_END:
+                self._mode = JUNK
             return resume, False
         if marker is not None:  # cut short by a marker: the marker is read next
             self._close_call(out, incomplete=True, tail=buf[resume:stop])
@@ -447,6 +497,69 @@ class HeaderJsonParser(ToolParser):
             self._emit_args(out, self._index, piece)
         return len(buf), False
 
+    # -- a Python-literal body (LITERAL_ARGS), the rest of a broken one (JUNK_TO_CALL_END) ----
+
+    def _read_literal(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """A Python-literal body, kept up to the next stop marker (a cut one held), then
+        decided whole (``_end_literal``)."""
+        finder = self._body_finder
+        assert finder is not None
+        end, resume, marker = finder.take(buf, pos, final)
+        if end > pos:
+            self._literal.append(buf[pos:end])
+        if marker is None:
+            return end, True
+        self._end_literal(out, marker == self.CALL_END)
+        if marker == self.CALL_END:
+            self._closers = 2  # its closer, read
+            return resume, False
+        return end, False  # another marker: read next
+
+    def _end_literal(self, out: list[Event], closed: bool) -> None:
+        """A literal body whose closer came (``closed``) and that reads as a dict is the
+        call's arguments, as JSON; else the call ends incomplete with ``{}`` and the body
+        is text."""
+        body = "".join(self._literal)
+        self._literal = []
+        index = self._index
+        value: object = None
+        args = ""
+        if closed:
+            try:
+                value = ast.literal_eval(body)
+                if isinstance(value, dict):
+                    args = json.dumps(value, ensure_ascii=False, allow_nan=False)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                value = None
+        if isinstance(value, dict):
+            self._emit_args(out, index, args)
+            self._end_call(out, index, args)
+        else:
+            self._end_call(out, index, None, True)
+            if body:
+                out.append(Text(body))
+        self._index = -1
+        self._section_calls += 1
+        self._closers = 0
+        self._raw = []
+        self._mode = AFTER
+
+    def _read_junk(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        """The rest of a broken body: text up to the next stop marker; a CALL_END there
+        closes the broken call (markup), another marker is read next."""
+        finder = self._body_finder
+        assert finder is not None
+        end, resume, marker = finder.take(buf, pos, final)
+        if end > pos:
+            out.append(Text(buf[pos:end]))
+        if marker is None:
+            return end, True
+        self._mode = AFTER
+        if marker == self.CALL_END:
+            self._closers = 2
+            return resume, False
+        return end, False
+
     # -- failure and the end ---------------------------------------------------------------
 
     def _markup_to_text(self, out: list[Event], pos: int) -> Step:
@@ -466,6 +579,14 @@ class HeaderJsonParser(ToolParser):
             return
         if mode == ARGS:
             self._close_call(out, incomplete=True, tail=rest)
+            return
+        if mode == LITERAL:  # cut by the end of the stream: text
+            self._literal.append(rest)
+            self._end_literal(out, False)
+            return
+        if mode == JUNK:
+            if rest:
+                out.append(Text(rest))
             return
         if mode == OPEN:  # the header is complete: the call is reported
             self._open_call(out)

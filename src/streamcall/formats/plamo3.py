@@ -18,10 +18,15 @@ stream verbatim. The reference treats every closer as optional (complete argumen
 missing closers), so a call is complete when its object closes (``CALL_END_OPTIONAL``);
 ``END_ARGS`` and ``END_REQUEST`` are markup between calls. The tags cannot occur inside
 arguments (special-token sequences): arguments cut by one end ``incomplete``, the tag read
-next. Reasoning (``<|plamo:begin_think:plamo|>``, on by default; a tool section ends it)
-and the end-of-turn ``<|plamo:tag|>`` are the ``plamo3`` reasoning format's. Held back: a
-partial tag, the header until ``ARGS_OPEN`` (at most ``MAX_HEADER`` characters), a growing
-token of the arguments.
+next. The end of turn ``EOT = <|plamo:tag|>`` is dropped wherever it stands (``DROP``;
+vLLM 0.34's engine consumes it from every state and goes on with content): it cuts
+arguments (``incomplete``), interrupts a header (text) and ends a section; the text after
+it is content. The other ``<|plamo:...|>`` tokens (``<|plamo:constrain|>``,
+``<|plamo:msg|>``, ``<|plamo:bos|>``) are markup only inside ``ARGS_OPEN``; elsewhere they
+are text, as in vLLM. Reasoning (``<|plamo:begin_think:plamo|>``, on by default; a tool
+section ends it) is the ``plamo3`` reasoning format's, which drops ``EOT`` too. Held back:
+a partial tag (``EOT`` too), the header until ``ARGS_OPEN`` (at most ``MAX_HEADER``
+characters), a growing token of the arguments.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ BEGIN_NAME = "<|plamo:begin_tool_name:plamo|>"
 END_NAME = "<|plamo:end_tool_name:plamo|>"
 ARGS_OPEN = "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>"
 END_ARGS = "<|plamo:end_tool_arguments:plamo|>"
+EOT = "<|plamo:tag|>"
 
 _HEADER = re.compile(rf"\s*{re.escape(BEGIN_NAME)}\s*(\w[\w.:\-/]*)\s*{re.escape(END_NAME)}\s*")
 
@@ -51,7 +57,11 @@ class Plamo3Parser(HeaderJsonParser):
         "Streams the arguments verbatim as they are written. A call whose name was cut by "
         "the end of the stream is text (vLLM reports a call named by the cut name); "
         "arguments cut by the end of the stream are closed so that they load, and the "
-        "call is reported incomplete (vLLM passes the cut text through as the arguments)."
+        "call is reported incomplete (vLLM passes the cut text through as the arguments). "
+        "The end of turn <|plamo:tag|> is dropped wherever it stands and the text after it "
+        "is content, as vLLM 0.34's engine has it; a call it cuts ends incomplete, and a "
+        "header it cuts is text. <|plamo:constrain|>, <|plamo:msg|> and <|plamo:bos|> "
+        "outside ARGS_OPEN are content, as in vLLM (no terminal of its grammar)."
     )
     SECTION_START = (BEGIN_REQUESTS,)
     SECTION_END = END_REQUESTS
@@ -60,7 +70,9 @@ class Plamo3Parser(HeaderJsonParser):
     ARGS_SUFFIX = END_ARGS
     CALL_END = END_REQUEST
     CALL_END_OPTIONAL = True
-    STOP = (BEGIN_REQUESTS, END_REQUESTS, BEGIN_REQUEST, END_REQUEST, END_ARGS)
+    STOP = (BEGIN_REQUESTS, END_REQUESTS, BEGIN_REQUEST, END_REQUEST, END_ARGS, EOT)
+    DROP = (EOT,)
+    FRAMES = DROP  # (the markup dropped outside calls, for streamcall.testing)
 
     def _header(self, text: str) -> tuple[str, str | None] | None:
         m = _HEADER.fullmatch(text)

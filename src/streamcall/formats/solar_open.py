@@ -19,6 +19,15 @@ the ``solar_open`` reasoning format's. Held back: a partial marker, the header u
 ``<|tool_call:args|>`` (at most ``MAX_HEADER`` characters), a growing token of the
 arguments; the markers are special tokens, so arguments cut by one end ``incomplete``.
 
+Bodies that are not JSON (``LITERAL_ARGS``, ``JUNK_TO_CALL_END``): a body whose first key
+is single-quoted (``{'city': 'Seoul'}``, after at most 64 blanks; the ``{`` and those
+blanks are held until the next character shows) is a Python literal, the fork's one-shot
+fallback: held whole up to the next marker, and at its ``<|tool_call:end|>`` read once
+with ``ast.literal_eval``; a dict is the call's arguments, as JSON, else (or cut) the
+call ends incomplete with ``{}`` and the body is text. A JSON body that breaks ends the
+call incomplete with what parsed; the rest of the body is text up to the next marker,
+and a ``<|tool_call:end|>`` there is the broken call's closer, dropped.
+
 Solar Open 2 (``<|tool_call:start|>``, ``<|tool_arg:start|>``...) is another syntax and is
 not read here.
 """
@@ -47,13 +56,18 @@ class SolarOpenParser(HeaderJsonParser):
     names = ("solar_open",)
     family = "Upstage Solar Open (not Solar Open 2)"
     vllm_differences = (
-        "Not a vLLM 0.33 name (from the oesni/vllm fork). Streams the arguments verbatim as "
-        "they are written, one-shot and streaming alike: arguments that are not JSON "
-        "(a Python-literal dict, which the fork's one-shot path normalises with "
-        "ast.literal_eval and its streaming path passes on raw) end the call incomplete "
-        "with what parsed, the rest text. A repeated model id is made unique with a ~2 "
-        "suffix, and an invalid one replaced by a call_N id (the fork generates random "
-        "10-character ids)."
+        "Not a vLLM 0.33 name (from the oesni/vllm fork). Streams JSON arguments verbatim "
+        "as they are written. A Python-literal dict (its first key single-quoted) is held "
+        "to its <|tool_call:end|> and given as its JSON equivalent (ast.literal_eval), "
+        "streaming and one-shot alike (the fork converts it one-shot only and streams the "
+        "raw text); a literal that does not read as a dict, or is cut off, ends the call "
+        "incomplete with {} and is text. A JSON body that breaks ends the call incomplete "
+        "with what parsed; the rest of the body is text and its <|tool_call:end|> is "
+        "dropped as the call's closer (the fork passes the broken text on as the "
+        "arguments). A body that is not an object starts no call: its markup is text as "
+        "written, <|tool_call:end|> included, like the markers that opened it. A repeated "
+        "model id is made unique with a ~2 suffix, and an invalid one replaced by a call_N "
+        "id (the fork generates random 10-character ids)."
     )
     SECTION_START = (TOOL_CALLS, *_AFTER_CONTENT)
     SECTION_END = TURN_END
@@ -61,6 +75,8 @@ class SolarOpenParser(HeaderJsonParser):
     CALL_OPENS_SECTION = True
     HEADER_END = (CALL_ARGS,)
     CALL_END = CALL_END
+    LITERAL_ARGS = True
+    JUNK_TO_CALL_END = True
 
     def _header(self, text: str) -> tuple[str, str | None] | None:
         call_id, sep, name = text.partition(CALL_NAME)

@@ -175,3 +175,63 @@ def test_thinking_off_still_reads_a_written_think_block() -> None:
 )
 def test_the_end_of_turn(text: str, opened: bool, reasoning: str, content: str) -> None:
     check_reasoning_split(FMT, text, reasoning, content, prompt_opened=opened)
+
+
+_SECTION_END = END_ARGS + END_REQUEST + END_REQUESTS
+
+
+@given(data=st.data())
+@pytest.mark.parametrize(
+    ("text", "expected", "content"),
+    [
+        # vLLM 0.34's engine consumes <|plamo:tag|> from every state and goes on with
+        # content: the tool format alone drops it wherever it stands
+        (f"answer{TAG}more", [], "answermore"),
+        (f"a{TAG}{TAG}b{TAG}", [], "ab"),
+        # after a section (the blanks before it are a gap, dropped with it)
+        (
+            "x" + BEGIN_REQUESTS + _call("f", "{}", closers=False) + _SECTION_END + f" {TAG}after",
+            [("f", {}, False)],
+            "xafter",
+        ),
+        # between calls it ends the section
+        (
+            BEGIN_REQUESTS + _call("f", "{}") + TAG + _call("g", "{}"),
+            [("f", {}, False)],
+            BEGIN_REQUEST + BEGIN_NAME + "g" + END_NAME + ARGS_OPEN + "{}" + END_ARGS + END_REQUEST,
+        ),
+        # cutting arguments: the call ends incomplete, the text after it is content
+        (
+            BEGIN_REQUESTS + _call("f", '{"a": "b', closers=False) + TAG + "after",
+            [("f", {"a": "b"}, True)],
+            "after",
+        ),
+        # cutting a header: the header is text, the marker still dropped
+        (
+            BEGIN_REQUESTS + BEGIN_REQUEST + BEGIN_NAME + "f" + TAG + "after",
+            [],
+            BEGIN_REQUESTS + BEGIN_REQUEST + BEGIN_NAME + "fafter",
+        ),
+        # the other <|plamo:...|> tokens are no terminals of vLLM's grammar: content
+        (
+            "a<|plamo:msg|>b<|plamo:constrain|>c<|plamo:bos|>",
+            [],
+            "a<|plamo:msg|>b<|plamo:constrain|>c<|plamo:bos|>",
+        ),
+        # a look-alike cut by the end of the stream is text
+        ("a<|plamo:ta", [], "a<|plamo:ta"),
+    ],
+)
+def test_the_end_of_turn_with_the_tool_format_alone(
+    data: st.DataObject, text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
+) -> None:
+    check_outcome(FMT, text, expected, content, data)
+
+
+def test_the_end_of_turn_inside_arguments_strings_cuts_them() -> None:
+    # a special token: never part of a string, even a quoted one
+    got = parse_output(
+        BEGIN_REQUESTS + _call("f", '{"a": "x' + TAG + 'y"}', closers=False), tool_format=FMT
+    )
+    assert [(c.name, c.args, c.incomplete) for c in got.tool_calls] == [("f", {"a": "x"}, True)]
+    assert got.content == 'y"}'

@@ -42,11 +42,6 @@ from support import (
 FMT = "solar_open"
 
 SKIP = {
-    "python_literal_args": (
-        "arguments that are not JSON end the call incomplete with what parsed, one-shot "
-        "and streaming alike (the fork normalises a Python-literal dict one-shot only and "
-        "streams the raw text); test_malformed_and_truncated"
-    ),
     "malformed_args_round_trip": (
         "malformed arguments are closed so that they load and the call is reported "
         "incomplete (the fork passes the text on as the arguments string); "
@@ -86,18 +81,68 @@ def test_rendered_calls_in_any_chunking(
 @pytest.mark.parametrize(
     ("text", "expected", "content"),
     [
-        # a Python-literal dict: not JSON, the call ends where it breaks, the rest is text
-        # (the call's end marker with it: the section ended at the junk)
+        # a Python-literal dict (its first key single-quoted): held to its end marker and
+        # read as its JSON equivalent, as the fork's one-shot path has it
         (
-            TOOL_CALLS + _call("a1b2c3d4e5", "get_weather", "{'city': 'Seoul'}"),
-            [("get_weather", {}, True)],
-            "'city': 'Seoul'}" + CALL_END,
+            TOOL_CALLS + _call("a1b2c3d4e5", "get_weather", "{'city': 'Seoul', 'days': 3}"),
+            [("get_weather", {"city": "Seoul", "days": 3}, False)],
+            "",
         ),
-        # malformed: what parsed, closed; the rest is text
+        (
+            TOOL_CALLS
+            + _call("a1b2c3d4e5", "f", "{ 'a': None, 'b': (1, True), 'c': {'d': 'x\"y'}}")
+            + _call("b1b2c3d4e5", "g", "{}"),
+            [("f", {"a": None, "b": [1, True], "c": {"d": 'x"y'}}, False), ("g", {}, False)],
+            "",
+        ),
+        # a literal that is no dict JSON can carry: the call ends incomplete, the body is
+        # text, the end marker its closer (dropped); the section goes on
+        (
+            TOOL_CALLS + _call("a1b2c3d4e5", "f", "{'a': {1, 2}}") + _call("b1b2c3d4e5", "g", "{}"),
+            [("f", {}, True), ("g", {}, False)],
+            "{'a': {1, 2}}",
+        ),
+        (TOOL_CALLS + _call("a1b2c3d4e5", "f", "{'a': 1e999}"), [("f", {}, True)], "{'a': 1e999}"),
+        # a literal cut by the end of the stream, or by another call: text
+        (
+            TOOL_CALLS + _call("a1b2c3d4e5", "f", "{'a': 1", end=False),
+            [("f", {}, True)],
+            "{'a': 1",
+        ),
+        (
+            TOOL_CALLS
+            + _call("a1b2c3d4e5", "f", "{'a': 1", end=False)
+            + _call("b1b2c3d4e5", "g", "{}"),
+            [("f", {}, True), ("g", {}, False)],
+            "{'a': 1",
+        ),
+        # a JSON body that breaks later (a Python value in it) is not re-read
+        (
+            TOOL_CALLS + _call("a1b2c3d4e5", "f", '{"a": True}'),
+            [("f", {"a": None}, True)],
+            "True}",
+        ),
+        # malformed: what parsed, closed; the rest of the body is text, and its end
+        # marker the broken call's closer, dropped (the section goes on)
         (
             TOOL_CALLS + _call("a1b2c3d4e5", "get_weather", '{"city": "Seoul", broken'),
             [("get_weather", {"city": "Seoul", "": None}, True)],
-            "broken" + CALL_END,
+            "broken",
+        ),
+        (
+            TOOL_CALLS
+            + _call("a1b2c3d4e5", "f", '{"a": 1 x}')
+            + _call("b1b2c3d4e5", "g", "{}")
+            + "<|calls|>",
+            [("f", {"a": 1}, True), ("g", {}, False)],
+            "x}",
+        ),
+        # a body that is no object never starts a call: its markup is text as written,
+        # the end marker with it, as the opening markers are
+        (
+            TOOL_CALLS + _call("a1b2c3d4e5", "f", "oops"),
+            [],
+            TOOL_CALLS + _call("a1b2c3d4e5", "f", "oops"),
         ),
         # cut by the end of the stream, and by the call's end marker
         (
@@ -122,10 +167,11 @@ def test_rendered_calls_in_any_chunking(
         ),
     ],
 )
+@given(data=st.data())
 def test_malformed_and_truncated(
-    text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
+    data: st.DataObject, text: str, expected: list[tuple[str, dict[str, Any], bool]], content: str
 ) -> None:
-    check_outcome(FMT, text, expected, content)
+    check_outcome(FMT, text, expected, content, data)
 
 
 def test_ids_invalid_and_repeated() -> None:
