@@ -290,6 +290,7 @@ def _header_json(
     call_close: str,
     markers: tuple[str, ...],
     next_call: str | None = None,
+    note: str = "",
 ) -> Exported:
     """Calls in a section, each a header naming the function and a JSON object (with
     ``next_call``, the closer takes the whitespace after it only before that or the end:
@@ -307,7 +308,7 @@ def _header_json(
         _template(start, calls, _section(*section)),
         markers,
         "Arguments must be a JSON object; a call cut off, or arguments that do not parse, "
-        "raise instead of becoming text.",
+        "raise instead of becoming text." + note,
     )
 
 
@@ -716,6 +717,8 @@ EXPORTED: dict[str, Exported] = {
         r"<\|tool_call:end\|>",
         ("<|tool_calls|>", "<|tool_call:begin|>"),
         next_call=_esc("<|tool_call:begin|>"),
+        note=" Python-literal arguments (`{'city': 'Seoul'}`), which streamcall reads as"
+        " their JSON equivalent, raise.",
     ),
     "llama4_pythonic": _calls_list(_LLAMA4, "<|python_start|>", "<|python_end|>"),
     "lfm2": _calls_list(_QWEN, "<|tool_call_start|>", "<|tool_call_end|>"),
