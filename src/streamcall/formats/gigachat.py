@@ -69,7 +69,8 @@ class GigaChat35Parser(DeepSeekV32Parser):
     vllm_differences = (
         "Streams string parameters while they are written (vLLM emits each invoke whole "
         "at its closer); an invoke cut off by the end of the stream is reported "
-        'incomplete (vLLM returns the text as content); string="false" values that do '
+        "incomplete (vLLM returns the text as content; the call streamed from its name "
+        'and cannot be taken back); string="false" values that do '
         "not load as JSON become strings; an invoke outside a block is a call, and an "
         "invoke whose body is a JSON object has that object for arguments (DSML's rules, "
         "as in SGLang); text after the calls is kept."

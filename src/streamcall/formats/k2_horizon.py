@@ -50,8 +50,9 @@ class K2HorizonParser(XmlParamsParser):
         "tool_call_format: a text parser sees no request); streams calls and string "
         "values while they are written (vLLM holds the group to </ifm|tool_calls> and "
         "emits whole calls); a call whose </ifm|tool_call> was seen is complete in a group "
-        "never closed, and one cut off is reported incomplete (vLLM: all content); names "
-        "are not checked against the tools or a named tool_choice; whitespace before the "
+        "never closed, and one cut off is reported incomplete (vLLM: all content; the "
+        "call streamed from its name and cannot be taken back); names are not checked "
+        "against the tools or a named tool_choice; whitespace before the "
         "group is kept as text (vLLM drops whitespace-only content); a JSON call must name "
         "the function before its arguments."
     )

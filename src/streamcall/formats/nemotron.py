@@ -33,7 +33,9 @@ class NemotronToolCallParser(JsonCallsParser):
         "vLLM after 0.33 names this syntax nemotron_json. Streams arguments verbatim as "
         "they are written; keeps text after </TOOLCALL> (llama.cpp does too). A block "
         "whose JSON breaks after a call has started ends that call incomplete and keeps "
-        "the rest as text, where vLLM returns the whole output as content."
+        "the rest as text, where vLLM returns the whole output as content (the call "
+        "streamed from its name and cannot be taken back; one-shot reads give what "
+        "streaming does)."
     )
     START = ("<TOOLCALL>",)
     END = "</TOOLCALL>"

@@ -126,3 +126,11 @@ def test_one_shot_is_the_stream() -> None:
     parsed = parse_tool_calls(text, FMT)
     assert parsed.content == "Hi  bye"
     assert [(c.name, c.args, c.incomplete) for c in parsed.tool_calls] == [("f", {"a": 1}, False)]
+
+
+@given(data=st.data())
+def test_markup_cut_before_the_name_is_text(data: st.DataObject) -> None:
+    """A block that never got as far as a name starts no call: all of it is text, as in
+    the peers (docs/formats.md, calls that break)."""
+    text = 'Sure. <TOOLCALL>[{"na'
+    check_rendered(FMT, text, data, [], text)
