@@ -38,7 +38,8 @@ from typing import Any
 
 from streamcall.events import Event, ToolCallArgs
 from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._xmlparams import HELD_MODE, PARAMS, STRING_MODE, VALUE, XmlParamsParser
+from streamcall.formats._xmlargs import HELD_MODE, PARAMS, STRING_MODE, VALUE
+from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.schema import (
     NULLABLE_STRING,
     STRING,

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.events import Event, ToolCallArgs
-from streamcall.formats import _xmlparams
+from streamcall.formats import _xmlargs
 from streamcall.formats._xmlparams import XmlParamsParser
 from streamcall.formats.registry import formats, parser_class
 from streamcall.formats.schema import _general_plan, value_plan
@@ -293,7 +293,7 @@ def test_value_text_is_read_without_the_terminator_search(fmt: str) -> None:
     parser = parser_class(fmt)()
     text = parser_class(fmt).render([("f", {"k": "v" * 80})])
     parser.feed(text[: text.index("vvv") + 20])  # past the cut value held whole
-    assert parser._mode == _xmlparams.STRING_MODE  # type: ignore[attr-defined]
+    assert parser._mode == _xmlargs.STRING_MODE
     stops = parser._terminator_stops  # type: ignore[attr-defined]
     assert stops.lead == {"kimi_k3": "<|"}.get(fmt, "<")  # what every terminator starts with
     stops.finder = Refuse()
@@ -308,7 +308,7 @@ def test_minimax_m3_value_text_is_read_without_the_namespace_search() -> None:
     parser = parser_class("minimax_m3")()
     text = parser_class("minimax_m3").render([("f", {"k": "v" * 80})])
     parser.feed(text[: text.index("vvv") + 20])  # past the cut value held whole
-    assert parser._mode == _xmlparams.STRING_MODE  # type: ignore[attr-defined]
+    assert parser._mode == _xmlargs.STRING_MODE
     saved = minimax._NS_STOPS.finder
     minimax._NS_STOPS.finder = Refuse()  # type: ignore[assignment]
     try:
@@ -339,7 +339,7 @@ def test_whole_short_parameters_are_read_by_one_regex(fmt: str) -> None:
             return read_key(*args)
 
         steps = list(parser._steps)  # type: ignore[attr-defined]
-        steps[_xmlparams.KEY] = counting
+        steps[_xmlargs.KEY] = counting
         parser._steps = tuple(steps)  # type: ignore[attr-defined]
         parser.feed(text[start.start() - 12 :])
         return count

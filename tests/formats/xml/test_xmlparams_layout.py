@@ -19,6 +19,7 @@ XML_FORMATS = [n for n in formats() if issubclass(parser_class(n), XmlParamsPars
 FORMATS_DIR = Path(streamcall.__file__).parent / "formats"
 MODULES = [
     "_xmlparams",
+    "_xmlargs",
     "minimax",
     "qwen3",
     "glm",
