@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.events import Event, ToolCallArgs, ToolCallEnd, ToolCallStart
-from streamcall.formats._base import Tools
+from streamcall.formats.engines.base import Tools
 from streamcall.formats.registry import parse_tool_calls, tool_parser
 
 

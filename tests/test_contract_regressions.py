@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 
 import streamcall
 from streamcall import PartialJSON, parse_partial_json, repair_json, testing, tool_parser
-from streamcall.formats._base import UniqueIds
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.base import UniqueIds
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.registry import formats as registry_formats
 from streamcall.formats.registry import parser_class
 from streamcall.partial.incremental import MAX_DEPTH
@@ -831,7 +831,7 @@ def test_no_gemma_key_is_longer_than_a_held_one(fmt: str) -> None:
 
 @pytest.mark.parametrize("reference", [False, True])
 def test_no_typed_json_key_is_longer_than_a_held_one(reference: bool) -> None:
-    """K2 Horizon's JSON dialect reads its arguments member by member (``_jsonmembers``):
+    """K2 Horizon's JSON dialect reads its arguments member by member (``engines.json_members``):
     a key cut by the end of a chunk is held while its text before the ':' (quotes and
     blanks included) is at most ``MAX_KEY`` (512) characters. Found by the campaign
     (tool:k2_horizon): a longer key was a key whole and an error a character at a time.

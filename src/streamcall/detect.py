@@ -65,7 +65,7 @@ from streamcall.reasoning import reasoning_format_for_model
 from streamcall.reasoning.specs import SPECS
 
 if TYPE_CHECKING:
-    from streamcall.formats._base import ToolParser, Tools
+    from streamcall.formats.engines.base import ToolParser, Tools
     from streamcall.output import OutputParser
     from streamcall.stream import StreamParser
 

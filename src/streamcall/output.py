@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from streamcall.events import Event, Text
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.registry import Parsed, collect, format_for_model, tool_parser
 from streamcall.reasoning import (
     ReasoningParser,

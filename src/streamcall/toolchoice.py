@@ -52,7 +52,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Literal
 
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
-from streamcall.formats._base import ToolParser
+from streamcall.formats.engines.base import ToolParser
 
 __all__ = [
     "UNKNOWN_CALLS",

@@ -46,7 +46,7 @@ from hypothesis import strategies as st
 from qwen3_coder_cases import WEATHER_DALLAS
 from streamcall import testing
 from streamcall.events import ToolCallArgs, ToolCallStart
-from streamcall.formats._base import Tools
+from streamcall.formats.engines.base import Tools
 from streamcall.formats.registry import parse_tool_calls, tool_parser
 from support import check_format, summary
 

@@ -10,7 +10,7 @@ Grammar (vLLM ``apertus``)::
 The single-key call objects are the engine's ``NAME_AS_KEY``. Arguments are streamed
 verbatim. Holds back a partial ``<|tools_prefix|>`` at the end of text and a partial
 ``<|tools_suffix|>`` after the calls; everything else is the JSON-call engine's
-(``_jsoncalls``).
+(``engines.json_calls``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
 
 
 class ApertusParser(JsonCallsParser):

@@ -79,7 +79,7 @@ from collections.abc import Callable
 from typing import ClassVar, Literal
 
 from streamcall.events import Event, Text
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.registry import parser_class
 from streamcall.framing.harmony import FRAMES as HARMONY_FRAMES
 from streamcall.text import MarkerFinder

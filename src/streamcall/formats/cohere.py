@@ -18,7 +18,7 @@ are dropped and the cited text kept, as cohere_melody's filter does for vLLM; th
 records themselves are not reported (vLLM passes none on). Holds back a partial
 ``<|START_ACTION|>`` at the end of text, a partial ``<|END_ACTION|>`` after the calls, and
 a possible citation tag cut by the end of a chunk; everything else is the JSON-call
-engine's (``_jsoncalls``).
+engine's (``engines.json_calls``).
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ import json
 from typing import Any
 
 from streamcall.events import Event
-from streamcall.formats._base import Tools
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.base import Tools
+from streamcall.formats.engines.json_calls import JsonCallsParser
 from streamcall.framing.citations import MARKUP, CitationFilter
+from streamcall.framing.filters import end_filtered, filtered_steps
 
 
 class CohereCommandParser(JsonCallsParser):
@@ -54,12 +55,12 @@ class CohereCommandParser(JsonCallsParser):
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
         self._citations = CitationFilter()
+        self._steps = filtered_steps(self._steps, self._citations.apply)
 
-    def feed(self, text: str) -> list[Event]:
-        return self._citations.apply(super().feed(text), False)
-
-    def finish(self) -> list[Event]:
-        return self._citations.apply(super().finish(), True)
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        ended: list[Event] = []
+        super()._end_of_stream(rest, ended)
+        end_filtered(ended, out, self._citations.apply)
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

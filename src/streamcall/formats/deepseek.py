@@ -13,7 +13,7 @@ and (vLLM ``deepseek_v31``, DeepSeek-V3.1)::
         ( '<｜tool▁call▁begin｜>' NAME '<｜tool▁sep｜>' object '<｜tool▁call▁end｜>' )+
     '<｜tool▁calls▁end｜>' text*
 
-Both are configurations of the header + JSON engine (``_headerjson``): the arguments are
+Both are configurations of the header + JSON engine (``engines.header_json``): the arguments are
 streamed verbatim from their ``{``. A section start must be followed by a call start (a
 ``calls_begin`` with bare ``NAME<｜tool▁sep｜>{...}`` in it is text, as in vLLM's
 suite); a ``call_begin`` without the section start still opens one, since the outer
@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats._headerjson import HeaderJsonParser
+from streamcall.formats.engines.header_json import HeaderJsonParser
 
 CALLS_BEGIN = "<｜tool▁calls▁begin｜>"
 CALLS_END = "<｜tool▁calls▁end｜>"

@@ -33,7 +33,7 @@ the tool's schema does not have, holding a JSON object (raw, or a JSON string) w
 are all the tool's, has that object for arguments (``WRAPPER_KEYS``; vLLM and SGLang
 unwrap it too). The parameter is held until the invoke's closer decides it. Holds back a partial block marker in text, a header until
 its ``>``, and a partial closer inside a value (and a short parameter cut by the end of a
-chunk, whole: see ``_xmlparams``).
+chunk, whole: see ``engines.xml_params``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 
 _NAME = re.compile(r'\s*"(?P<name>[^"]*)"\s*>')
 _KEY = re.compile(r'\s*"(?P<key>[^"]*)"(?:\s+string="(?P<string>true|false)")?\s*>')

@@ -17,7 +17,7 @@ its closer is framing, as in MiniMax-M2.
 
 Holds back a partial ``<dots_function_call>`` in text, a header until its ``>``, and a
 partial closer inside a value (and a short parameter cut by the end of a chunk, whole: see
-``_xmlparams``).
+``engines.xml_params``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.minimax import invokes
 
 # (possessive: blanks in a name are read once, not tried in every split)

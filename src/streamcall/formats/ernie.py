@@ -10,7 +10,7 @@ Grammar (vLLM ``ernie45``)::
 Hermes's markup under another name. Parallel calls are repeated blocks. Arguments are
 streamed verbatim; a call with no arguments gets ``{}``. Holds back a partial
 ``<tool_call>`` at the end of text; everything else is the JSON-call engine's
-(``_jsoncalls``).
+(``engines.json_calls``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
 
 
 class Ernie45Parser(JsonCallsParser):

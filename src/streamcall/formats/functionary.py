@@ -13,7 +13,7 @@ prompt ends with ``>>>``, so the output starts with a segment's header::
              | 'python\\n' CODE              # raw code, when not a '{'
              | NAME '\\n' object ws*
 
-Both are configurations of the header + JSON engine (``_headerjson``). Arguments stream
+Both are configurations of the header + JSON engine (``engines.header_json``). Arguments stream
 verbatim. A call to ``python`` written as raw code (v3.1: everything after
 ``<|python_tag|>``; v3.2: a ``python`` segment that does not start with ``{``) is a call
 to ``python`` with ``{"code": CODE}``, the rest of the output, streamed as it arrives
@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats._headerjson import HeaderJsonParser
+from streamcall.formats.engines.header_json import HeaderJsonParser
 
 _DIFFERENCES = (
     "Not a vLLM name (llama.cpp reads it). Streams the arguments as they are written "

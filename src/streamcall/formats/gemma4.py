@@ -81,7 +81,7 @@ from json.encoder import encode_basestring as _json_string  # json_quote's C esc
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.text import (
     MAX_DEPTH,
     BareMembers,
@@ -131,7 +131,7 @@ class Mode(IntEnum):
     CLOSE = 8  # the arguments closed: END is due
 
 
-# The modes as plain ints, for the steps' comparisons (as in ``_jsoncalls``).
+# The modes as plain ints, for the steps' comparisons (as in ``engines.json_calls``).
 TEXT, HEADER, KEY, QUOTED_KEY, VALUE, STRING, SCALAR, AFTER, CLOSE = map(int, Mode)
 
 

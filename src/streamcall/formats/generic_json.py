@@ -12,7 +12,7 @@ asks the model, in the system prompt and with a grammar, to answer with one obje
     call     := {"name": string, "arguments": object, "id"?: string}
 
 Chosen by name only (no model routes here): the format depends on the template, not the
-model. The calls are read by the JSON-call engine (``_jsoncalls``), embedded for the
+model. The calls are read by the JSON-call engine (``engines.json_calls``), embedded for the
 value of ``tool_call`` and ``tool_calls``, so arguments stream verbatim. A call's ``id``
 is the call id (made unique within the stream, ``UniqueIds``) when it is written before
 the call starts, that is before whichever of its name and its arguments' ``{`` comes
@@ -54,8 +54,8 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text
-from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.base import ToolParser, Tools
+from streamcall.formats.engines.json_calls import JsonCallsParser
 from streamcall.text import WS, JsonScan, Step, decode_json_string, header_match
 
 

@@ -11,7 +11,7 @@ One call object per header, not an array; several after one header are all kept.
 ``</s>`` after the calls is the end-of-sequence token, which servers strip, so it is
 optional (``END_OPTIONAL``); when it is written it is markup. Arguments are streamed
 verbatim; a call with no arguments gets ``{}``. Holds back a partial ``START`` at the end
-of text; everything else is the JSON-call engine's (``_jsoncalls``).
+of text; everything else is the JSON-call engine's (``engines.json_calls``).
 
 GigaChat 3.5 (vLLM ``gigachat35``) writes GCML instead: DeepSeek's DSML grammar
 (``deepseek_dsml.py``) with the marker stem ``｜GCML｜`` (U+FF5C on both sides) and a
@@ -33,8 +33,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser
 from streamcall.formats.deepseek_dsml import DeepSeekV32Parser
+from streamcall.formats.engines.json_calls import JsonCallsParser
 
 
 class GigaChat3Parser(JsonCallsParser):

@@ -11,7 +11,7 @@ both are accepted by every name. Values are typed by the tool schema (see
 closer). A key with no value before the next key is dropped. Holds back a partial
 ``<tool_call>`` in text, the name until its newline or the next tag, a key until
 ``<arg_value>`` (at most ``MAX_HEADER`` characters), and a partial closer inside a value
-(and a short parameter cut by the end of a chunk, whole: see ``_xmlparams``).
+(and a short parameter cut by the end of a chunk, whole: see ``engines.xml_params``).
 
 inclusionAI Ling 3 writes GLM-4.7's calls (vLLM's ``ling3`` is the GLM-4.7 parser with its
 own reasoning: ``reasoning/specs.py``). IQuest Q1 writes them in ``<iquest_tool_call>``
@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 
 _DIFF = (
     "Streams string values while they are written (vLLM's glm4_moe emits them per "
@@ -53,7 +53,7 @@ JSON_NO_HEADER = re.compile(
 def glm_call_header(name_end: str) -> re.Pattern[str]:
     """A call's header: GLM's name, complete at its newline or before one of the
     characters ``name_end`` (``<``, the next tag), its blanks left out, or a JSON call
-    object's head (the ``json`` group: ``_xmlparams`` then reads its arguments object and
+    object's head (the ``json`` group: ``engines.xml_params`` then reads its arguments object and
     its ``}``). Read in runs, possessively, so that a run of blanks costs its length."""
     ends = re.escape(name_end)
     run = rf"[^<\s\"{ends}]"

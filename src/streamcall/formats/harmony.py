@@ -68,7 +68,7 @@ from enum import IntEnum
 from typing import Any
 
 from streamcall.events import Event, Reasoning, Text
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.framing.harmony import (
     BODY_ENDS,
     CHANNEL,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
 
 
 class HermesParser(JsonCallsParser):

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from streamcall.events import Event
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.reasoning.hf import HfReasoningParser
 from streamcall.response_templates.spec import (
     MISSING_TEMPLATE,

@@ -24,11 +24,11 @@ Values are typed by the tool schema, with HY's type aliases (``int``, ``float``,
 a partial ``<tool_calls`` in text and its suffix (at most 66 characters), the name until
 ``<tool_sep>`` (v3) or the next ``<`` (v4), a key until ``<arg_value>``, and a partial
 closer inside a value (and a short parameter cut by the end of a chunk, whole: see
-``_xmlparams``). A missing ``</tool_call>`` before ``</tool_calls>`` still ends the call.
+``engines.xml_params``). A missing ``</tool_call>`` before ``</tool_calls>`` still ends the call.
 A call with an empty name is text.
 
 Hunyuan-A13B (vLLM ``hunyuan_a13b``) writes JSON calls in a ``<tool_calls>`` block like
-HY's, without a suffix, read by the JSON-call engine (``_jsoncalls``)::
+HY's, without a suffix, read by the JSON-call engine (``engines.json_calls``)::
 
     text* ( '<tool_calls>' ws* body ws* '</tool_calls>' text* )*
     body  := calls | '[' ws* calls? ws* ']'
@@ -45,8 +45,8 @@ import json
 import re
 from typing import Any, ClassVar
 
-from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 
 # A call's name, its blanks around it left out: runs of non-blanks, and blanks that a
 # non-blank follows (possessive: a run of blanks costs its length)

@@ -14,7 +14,7 @@ right before a KIND marker, is metadata (the function's name before a tool block
 content. Text, invoke-text and tool-error bodies are visible text; a thinking body is
 ``Reasoning`` (when a reasoning stage runs first, the ``inkling`` reasoning format takes
 those blocks and this parser never sees them); a tool body is read by the JSON-call engine
-(``_jsoncalls``), embedded, so its ``args`` stream verbatim. Markers are structural
+(``engines.json_calls``), embedded, so its ``args`` stream verbatim. Markers are structural
 wherever they occur in text, and dropped (a KIND marker inside a text block switches the
 block's kind), as vLLM's ``inkling`` engine drops them: none reaches the content,
 whether or not the reasoning stage ran first (alone, the ``inkling`` reasoning format
@@ -48,8 +48,8 @@ from enum import IntEnum
 from typing import Any
 
 from streamcall.events import Event, Reasoning, Text
-from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.base import ToolParser, Tools
+from streamcall.formats.engines.json_calls import JsonCallsParser
 from streamcall.text import MarkerFinder, PartialMarkers, Step
 
 MESSAGE_MODEL = "<|message_model|>"

@@ -12,7 +12,7 @@ The spaced ``START`` is what a detokenizer that puts spaces between special toke
 and SGLang's default, ``spaces_between_special_tokens``) writes. Parallel calls are
 repeated blocks. Arguments are streamed verbatim; a call with no arguments gets ``{}``.
 Holds back a partial ``START`` at the end of text; everything else is the JSON-call
-engine's (``_jsoncalls``).
+engine's (``engines.json_calls``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
 
 
 class InternLMParser(JsonCallsParser):

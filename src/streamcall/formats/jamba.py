@@ -9,14 +9,14 @@ Grammar (vLLM ``jamba``)::
 
 Arguments are streamed verbatim; a call with no arguments gets ``{}``. Holds back a partial
 ``<tool_calls>`` at the end of text and a partial ``</tool_calls>`` after the calls;
-everything else is the JSON-call engine's (``_jsoncalls``).
+everything else is the JSON-call engine's (``engines.json_calls``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser, call_list_json
+from streamcall.formats.engines.json_calls import JsonCallsParser, call_list_json
 
 
 class JambaParser(JsonCallsParser):

@@ -20,12 +20,12 @@ Values are typed by the tool's schema in every dialect (``schema.py``); a writte
 ``<ifm|arg_type>`` narrows a schema that allows several types to it, and types a value the
 schema does not (``any`` keeps the text: ``schema.written_type_plan``). String values are
 kept as written, newlines included. In the JSON dialect the arguments object's values are
-typed too (``"2"`` for an integer is 2: ``_jsonmembers``); the name must come first.
+typed too (``"2"`` for an integer is 2: ``engines.json_members``); the name must come first.
 
 Holds back a partial marker in text, the name until the next tag (a JSON call's head
 until its arguments' ``{``), a key until ``<ifm|arg_value>`` (at most ``MAX_HEADER``
 characters), a partial closer inside a value, a JSON value that the schema types until it
-is whole, and a short parameter cut by the end of a chunk, whole (``_xmlparams``).
+is whole, and a short parameter cut by the end of a chunk, whole (``engines.xml_params``).
 Reasoning (``<ifm|think>``, ``<ifm|think_fast>``, ``<ifm|think_faster>``) is the
 ``k2_horizon`` reasoning format's.
 """
@@ -37,7 +37,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.glm import JSON_NO_HEADER, glm_call_header
 
 

@@ -25,7 +25,7 @@ import json
 import re
 from typing import Any
 
-from streamcall.formats._headerjson import HeaderJsonParser
+from streamcall.formats.engines.header_json import HeaderJsonParser
 
 SECTION_BEGIN = "<|tool_calls_section_begin|>"
 SECTION_END = "<|tool_calls_section_end|>"

@@ -28,7 +28,7 @@ parser follows it.
 
 Holds back a cut marker in text (a frame's, or ``<|open|>tools<|sep|>``), a header until
 its ``<|sep|>`` (at most ``MAX_HEADER`` characters), and a cut closer inside a value (and a
-short argument cut by the end of a chunk, whole: see ``_xmlparams``).
+short argument cut by the end of a chunk, whole: see ``engines.xml_params``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import json
 import re
 from typing import Any
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.schema import HELD, STRING
 
 _ATTR = r'\s++[^\s="<>]++="[^"]*+"'

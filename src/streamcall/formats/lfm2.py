@@ -8,17 +8,17 @@ Grammar (LiquidAI LFM2 / LFM2.5; vLLM ``lfm2``)::
 Dotted names (``grocery.orderIngredients``), sets (read as arrays), zero-padded integers
 (``07``) and messy agentic strings (raw newlines, a NUL, unescaped nested quotes) are
 handled by the arguments reader (``streamcall.text.pyargs``); the pythonic engine
-(``_pycalls.py``) owns the blocks, the modes and what is held back. A block with no call in it is text. Asked for JSON
+(``engines/py_calls.py``) owns the blocks, the modes and what is held back. A block with no call in it is text. Asked for JSON
 by its system prompt, LFM2 writes ``<|tool_call_start|>[{"name": "f", "arguments": {...}}]
 <|tool_call_end|>``: a block whose first call opens with ``{`` is read by the JSON-call
-engine (``_jsoncalls``), its arguments streamed verbatim (as SGLang's detector accepts).
+engine (``engines.json_calls``), its arguments streamed verbatim (as SGLang's detector accepts).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._pycalls import PythonicCallsParser, py_call
+from streamcall.formats.engines.py_calls import PythonicCallsParser, py_call
 
 __all__ = ["LfmTwoParser"]
 

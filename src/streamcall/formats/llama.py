@@ -37,8 +37,8 @@ import re
 from typing import Any
 
 from streamcall.events import Event, Text
-from streamcall.formats._base import Tools
-from streamcall.formats._jsoncalls import BARE_ANYWHERE, TEXT, JsonCallsParser, Mode
+from streamcall.formats.engines.base import Tools
+from streamcall.formats.engines.json_calls import BARE_ANYWHERE, TEXT, JsonCallsParser, Mode
 from streamcall.text import PythonArgs, Step
 
 # A built-in tool's call head, and one cut by the end of the text (``fullmatch``).

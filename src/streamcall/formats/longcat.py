@@ -9,7 +9,7 @@ Grammar (vLLM ``longcat``, the Hermes parser with other markers)::
 
 Parallel calls are repeated blocks. Arguments are streamed verbatim; a call with no
 arguments gets ``{}``. Holds back a partial ``<longcat_tool_call>`` at the end of text;
-everything else is the JSON-call engine's (``_jsoncalls``).
+everything else is the JSON-call engine's (``engines.json_calls``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
 
 
 class LongcatParser(JsonCallsParser):

@@ -15,7 +15,7 @@ other formats of the family keep a section as written (neither vLLM nor SGLang u
 for them). Holds back a partial ``<function`` opener in text, a header until its
 ``>``, a partial ``<![CDATA[`` at a value's start, a partial ``]]>`` inside a section, and a
 partial closer inside a value (and a short parameter cut by the end of a
-chunk, whole: see ``_xmlparams``).
+chunk, whole: see ``engines.xml_params``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 
 
 class MiniCpm5Parser(XmlParamsParser):

@@ -11,7 +11,7 @@ Grammar (vLLM ``minimax_m2``)::
 Several invokes in one block are parallel calls. Values are typed by the tool schema
 (see ``schema.py``); string values stream as they are written. Holds back a partial
 ``<minimax:tool_call>`` in text, a header until its ``>``, and a partial closer inside a
-value (and a short parameter cut by the end of a chunk, whole: see ``_xmlparams``).
+value (and a short parameter cut by the end of a chunk, whole: see ``engines.xml_params``).
 
 MiniMax-M3 (vLLM ``minimax_m3``) prefixes every tag with ``]<]minimax[>[`` and names each
 parameter by its tag, with nested elements as values:
@@ -19,7 +19,7 @@ parameter by its tag, with nested elements as values:
 grammar, conversion and streaming rules are in ``MiniMaxM3Parser``'s docstring below.
 
 MiniMax-M1 (vLLM ``minimax``) writes one JSON call per line, read by the JSON-call engine
-(``_jsoncalls``)::
+(``engines.json_calls``)::
 
     text* ( '<tool_calls>' ws* body ws* '</tool_calls>' text* )*
     body  := calls | '[' ws* calls? ws* ']'
@@ -37,9 +37,9 @@ import re
 from typing import Any
 
 from streamcall.events import Event, ToolCallArgs
-from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._xmlargs import HELD_MODE, PARAMS, STRING_MODE, VALUE
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.xml_args import HELD_MODE, PARAMS, STRING_MODE, VALUE
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.schema import (
     NULLABLE_STRING,
     STRING,
@@ -175,7 +175,7 @@ class MiniMaxM3Parser(XmlParamsParser):
     What it holds back: a partial ``NS<tool_call>`` in text; the whitespace at the start
     of a value until its kind is known; a partial ``NS``, closer or tag (at most
     ``MAX_HEADER`` characters); held values, as parts, not in the tail; a short parameter
-    cut by the end of a chunk, whole (``_member_pattern``; see ``_xmlparams``). A missing
+    cut by the end of a chunk, whole (``_member_pattern``; see ``engines.xml_params``). A missing
     parameter closer ends the value at ``NS</invoke>``; a value cut off by the end of
     the stream is converted as it is (only blanks so far: null, the value is missing) and
     the call ends ``incomplete``.

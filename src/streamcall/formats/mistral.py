@@ -7,8 +7,8 @@ Grammar (vLLM ``mistral``; Mistral-7B-v0.3, Mixtral, Mistral-Small, Devstral)::
     v11+ tokenizer:     text* ( '[TOOL_CALLS]' NAME ('[CALL_ID]' ID)? '[ARGS]'? object )+ text*
 
 The form is decided by the first character after ``[TOOL_CALLS]``: ``[`` or ``{`` is the
-list form, handed for the rest of the stream to the JSON-call engine (``_jsoncalls``);
-anything else is a v11 header, read by the header + JSON engine (``_headerjson``). A
+list form, handed for the rest of the stream to the JSON-call engine (``engines.json_calls``);
+anything else is a v11 header, read by the header + JSON engine (``engines.header_json``). A
 model uses one tokenizer, so the two forms never mix in one stream.
 
 In the v11 form ``[ARGS]`` and ``[CALL_ID]`` are special tokens that a detokenizer may
@@ -19,7 +19,7 @@ A model-written ``[CALL_ID]`` is used as the call id. Arguments are streamed ver
 ``[ARGS]`` / ``[CALL_ID]``, the whitespace right after ``[TOOL_CALLS]`` until the form is
 known, the name (at most 512 characters) until its end.
 
-Modes: the header + JSON engine's (``_headerjson.Mode``), and one more, ``LIST``: the
+Modes: the header + JSON engine's (``engines.header_json.Mode``), and one more, ``LIST``: the
 first header of a section that starts with ``[`` or ``{`` switches to it, and from then
 on its step hands the text to the JSON-call engine (``_MistralList``, opened on the
 ``[TOOL_CALLS]`` already read; it shares this parser's call indices and ids)::
@@ -27,7 +27,7 @@ on its step hands the text to the JSON-call engine (``_MistralList``, opened on 
     mode    reads                                     next   emits
     HEADER  blanks, then '[' or '{' (a section's      LIST
             first header)
-    LIST    the rest of the stream (``_jsoncalls``)   LIST   what that engine emits
+    LIST    the rest of the stream (``engines.json_calls``)   LIST   what that engine emits
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ import json
 from typing import Any
 
 from streamcall.events import Event
-from streamcall.formats._headerjson import HeaderJsonParser, Mode
-from streamcall.formats._jsoncalls import JsonCallsParser, call_list_json
+from streamcall.formats.engines.header_json import HeaderJsonParser, Mode
+from streamcall.formats.engines.json_calls import JsonCallsParser, call_list_json
 from streamcall.text import WS, Step
 
 BOT = "[TOOL_CALLS]"

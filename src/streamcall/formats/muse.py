@@ -32,7 +32,7 @@ none                  reasoning                   text
 any other             a tool channel              a tool channel
 ====================  ==========================  ===============
 
-A tool channel's body is read by the XML-parameter engine (``_AtemCalls``: ``_xmlparams``
+A tool channel's body is read by the XML-parameter engine (``_AtemCalls``: ``engines.xml_params``
 with ``atem:`` tags; one per stream, read anew at each tool channel): its steps read the
 body in this parser's buffer as it arrives, and it is finished at the body's end. Calls
 stream while they are written; what is not ATEM (prose, junk after a call) is text. ATEM anywhere else (unframed, or echoed in reasoning or in the answer) is
@@ -81,8 +81,8 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Reasoning, Text
-from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.base import ToolParser, Tools
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.schema import (
     AUTO_JSON_START,
     LITERALS,

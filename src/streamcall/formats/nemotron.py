@@ -8,7 +8,7 @@ Grammar (llama.cpp ``NEMOTRON_V2``, Dynamo, vLLM's ``nemotron_json`` after 0.33)
     call  := {"name": string, "arguments": object | string}   # any key order
 
 The same grammar as Jamba's ``<tool_calls>``, with other tags: a configuration of the
-JSON-call engine (``_jsoncalls``). Arguments stream verbatim; arguments written as a JSON
+JSON-call engine (``engines.json_calls``). Arguments stream verbatim; arguments written as a JSON
 string holding an object are decoded; a call with no arguments gets ``{}``. Text after
 ``</TOOLCALL>`` is content (llama.cpp). A call is complete once the list's ``,`` or the
 block's ``</TOOLCALL>`` follows it. Held back: a partial ``<TOOLCALL>`` in text and a
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser, call_list_json
+from streamcall.formats.engines.json_calls import JsonCallsParser, call_list_json
 
 
 class NemotronToolCallParser(JsonCallsParser):

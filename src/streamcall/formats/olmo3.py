@@ -8,7 +8,7 @@ Grammar (allenai Olmo-3 Instruct/Think; vLLM ``olmo3``)::
 One call per line, no brackets (a ``[`` ... ``]`` around them is accepted too). Literals
 are Python's, and JSON's ``true``/``false``/``null`` are accepted as well (as in every
 pythonic format). The block
-grammar, the modes and what is held back are the pythonic engine's (``_pycalls.py``), the
+grammar, the modes and what is held back are the pythonic engine's (``engines/py_calls.py``), the
 arguments and their JSON conversion ``streamcall.text.pyargs``'s; this class sets the
 markers. A block with no call in it is
 text; whitespace between blocks is markup.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._pycalls import PythonicCallsParser, py_call
+from streamcall.formats.engines.py_calls import PythonicCallsParser, py_call
 
 __all__ = ["OlmoThreeParser"]
 

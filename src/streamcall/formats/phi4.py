@@ -10,14 +10,14 @@ Grammar (vLLM ``phi4_mini_json``)::
 There is no end marker: the block ends where its JSON does, and what follows is text.
 Arguments are streamed verbatim; a call with no arguments gets ``{}``. Holds back a partial
 ``functools`` at the end of text; everything else is the JSON-call engine's
-(``_jsoncalls``).
+(``engines.json_calls``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._jsoncalls import JsonCallsParser, call_list_json
+from streamcall.formats.engines.json_calls import JsonCallsParser, call_list_json
 
 
 class Phi4MiniJsonParser(JsonCallsParser):

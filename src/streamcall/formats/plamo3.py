@@ -12,7 +12,7 @@ Grammar (vLLM ``plamo3``)::
     ARGS_OPEN      = <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>
     END_ARGS       = <|plamo:end_tool_arguments:plamo|>
 
-A configuration of the header + JSON engine (``_headerjson``): the header is
+A configuration of the header + JSON engine (``engines.header_json``): the header is
 ``BEGIN_NAME NAME END_NAME`` (read by ``_header``), ``ARGS_OPEN`` ends it, the arguments
 stream verbatim. The reference treats every closer as optional (complete arguments survive
 missing closers), so a call is complete when its object closes (``CALL_END_OPTIONAL``);
@@ -35,7 +35,7 @@ import json
 import re
 from typing import Any
 
-from streamcall.formats._headerjson import HeaderJsonParser
+from streamcall.formats.engines.header_json import HeaderJsonParser
 
 BEGIN_REQUESTS = "<|plamo:begin_tool_requests:plamo|>"
 END_REQUESTS = "<|plamo:end_tool_requests:plamo|>"

@@ -8,7 +8,7 @@ Grammar (Llama 3.2 / ToolACE ``pythonic``; Llama 4 ``llama4_pythonic``)::
     call            := NAME '(' (IDENT '=' literal (',' IDENT '=' literal)*)? ')'
 
 The block grammar, the modes and what is held back are the pythonic engine's
-(``_pycalls.py``); the arguments and their JSON conversion are
+(``engines/py_calls.py``); the arguments and their JSON conversion are
 ``streamcall.text.pyargs``'s. ``pythonic`` has no markers: a first non-blank character
 other than ``[`` makes the whole output text, and so does a ``[`` that does not start a
 call (``[1]``, ``[Note]``). Text after the closing ``]`` is text.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats._pycalls import PythonicCallsParser, py_call
+from streamcall.formats.engines.py_calls import PythonicCallsParser, py_call
 
 __all__ = ["LlamaFourPythonicParser", "PythonicParser"]
 

@@ -10,7 +10,7 @@ its Qwen3 parser, the same grammar)::
              '</function>'
 
 Values are raw text with one newline after the opening tag and one before the closer,
-typed by the tool schema (see ``_xmlparams`` for the typing rules and what is held
+typed by the tool schema (see ``engines.xml_params`` for the typing rules and what is held
 back). A ``<function=...>`` outside ``<tool_call>`` is a call too (Qwen3.5 sometimes
 drops the wrapper). A missing ``</parameter>`` ends at the next ``<parameter`` or
 ``</function>``; a missing ``</function>`` ends at ``</tool_call>``, as in vLLM.
@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 
 
 class QwenCoderParser(XmlParamsParser):

@@ -23,7 +23,7 @@ from typing import Any
 
 import streamcall.formats as _pkg
 from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.engines.base import ToolParser, Tools
 
 __all__ = [
     "ROUTES",
@@ -155,7 +155,7 @@ _REGISTRY: dict[str, type[ToolParser]] = {}
 def _load() -> dict[str, type[ToolParser]]:
     if not _REGISTRY:
         for info in pkgutil.iter_modules(_pkg.__path__):
-            if info.name.startswith("_") or info.name == "registry":
+            if info.ispkg or info.name.startswith("_") or info.name == "registry":
                 continue
             module = importlib.import_module(f"{_pkg.__name__}.{info.name}")
             for cls in getattr(module, "FORMATS", ()):

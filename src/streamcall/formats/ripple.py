@@ -5,7 +5,7 @@ Grammar (vLLM 0.34 ``ripple``: ``vllm/parser/ripple.py``)::
     text* ( '\\n'? '<tool_call>' ws* call ws* '</tool_call>' text* )*
     call := {"name": string, "arguments": object | string}    # keys in any order
 
-The wire is ``hermes``'s (``formats/hermes.py``, on the JSON-call engine ``_jsoncalls``),
+The wire is ``hermes``'s (``formats/hermes.py``, on the JSON-call engine ``engines.json_calls``),
 but the chat template writes ``\\n<tool_call>\\n{...}\\n</tool_call>``, and vLLM counts the
 newline before ``<tool_call>`` as part of the marker: ``Let me check.\\n<tool_call>`` gives
 the content ``Let me check.``, where ``hermes`` keeps the newline. So the start marker has

@@ -1,6 +1,6 @@
 """Schema typing: how the request's tool schemas type the values a model writes as text.
 
-The XML-parameter engines (``_xmlparams`` and the formats built on it, MiniMax-M3's nested
+The XML-parameter engines (``engines.xml_params`` and the formats built on it, MiniMax-M3's nested
 elements included) write every argument value as untyped text; this module decides what
 JSON each becomes. Nothing here reads model output incrementally: it answers questions
 about a schema (once per call or per parameter) and converts a value that is whole.
@@ -265,7 +265,7 @@ def written_type_plan(schema: Any, written: str) -> tuple[int, frozenset[str]]:
 
 def json_value_as(raw: str, plan: int, types: frozenset[str]) -> str:
     """A whole JSON value the model wrote for a parameter whose plan did not stream it
-    (``_jsonmembers``), as the schema types it. For a string parameter, a value that is
+    (``engines.json_members``), as the schema types it. For a string parameter, a value that is
     not a string is its JSON text as a string (``null`` stays null where null is
     allowed). For a typed parameter, ``convert_value`` converts it, a JSON string read
     inside its quotes (``"2"`` for an integer is 2); where that gives no type the schema

@@ -15,7 +15,7 @@ schema (see ``schema.py``); string values stream as they are written. Holds back
 partial ``<seed:tool_call>`` or ``<seed:think>`` in text, a partial ``</seed:think>`` in a
 think span, a header until its ``>``, and a partial closer
 inside a value (and a short parameter cut by the end of a chunk, whole: see
-``_xmlparams``).
+``engines.xml_params``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 
 
 class SeedOssParser(XmlParamsParser):

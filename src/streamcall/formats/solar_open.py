@@ -7,7 +7,7 @@ Grammar (the Solar Open parsers of the ``oesni/vllm`` fork; ``upstage/Solar-Open
             '<|tool_call:end|>'
     ID   := 10 characters of [a-z0-9]
 
-A configuration of the header + JSON engine (``_headerjson``, as Kimi K2: the model's id
+A configuration of the header + JSON engine (``engines.header_json``, as Kimi K2: the model's id
 in the header). A well-formed ``ID`` is the call id (``ToolCallStart.id``; a repeat is
 made unique, ``id~2``); any other id is replaced by a generated one. The arguments stream
 verbatim; a call is complete at its ``<|tool_call:end|>``. ``<|calls|>`` (the turn's end)
@@ -38,7 +38,7 @@ import json
 import re
 from typing import Any
 
-from streamcall.formats._headerjson import _NAME, HeaderJsonParser
+from streamcall.formats.engines.header_json import _NAME, HeaderJsonParser
 
 TOOL_CALLS = "<|tool_calls|>"
 CALL_BEGIN = "<|tool_call:begin|>"

@@ -20,7 +20,7 @@ one newline after a value's opening tag and before its closer is framing).
 Values are typed by the tool schema (see ``schema.py``); string values stream as they
 are written. Holds back a partial block marker in text, a header until its ``>``, and a
 partial closer inside a value (and a short parameter cut by the end of a chunk, whole:
-see ``_xmlparams``).
+see ``engines.xml_params``).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamcall.formats._base import Tools
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.base import Tools
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.qwen3 import QwenCoderParser
 
 

@@ -18,7 +18,7 @@ Holds back a partial ``<tool_call>`` in text, the name until the next tag or ``{
 call's head until its arguments' ``{``), a key until ``<param_value>`` (at most
 ``MAX_HEADER`` characters), a partial closer and the blanks at the end of a string value
 (until what follows them decides), and a short parameter cut by the end of a chunk, whole
-(``_xmlparams``). Reasoning is the ``telechat4`` / ``xingchen4`` reasoning format's
+(``engines.xml_params``). Reasoning is the ``telechat4`` / ``xingchen4`` reasoning format's
 (``<think>``, pre-filled by the template when thinking is on).
 """
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.glm import JSON_NO_HEADER, glm_call_header
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from streamcall.formats._jsoncalls import BARE_AT_START, JsonCallsParser
+from streamcall.formats.engines.json_calls import BARE_AT_START, JsonCallsParser
 
 
 class XLamParser(JsonCallsParser):

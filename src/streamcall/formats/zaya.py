@@ -8,7 +8,7 @@ Grammar (vLLM 0.34 ``zaya`` and ``zaya_xml``, one parser: ``vllm/parser/zaya.py`
              '</function>'
 
 Everything but the wrapper is ``qwen3_coder``'s (``formats/qwen3.py``, on the XML-parameter
-engine ``_xmlparams``): values are raw text with one newline after the opening tag and one
+engine ``engines.xml_params``): values are raw text with one newline after the opening tag and one
 before the closer, typed by the tool schema; a missing ``</parameter>`` ends at the next
 ``<parameter`` or ``</function>``, a missing ``</function>`` at ``</zyphra_tool_call>``;
 a ``<function=...>`` with no wrapper is a call too (vLLM's engine has the same fallback). A

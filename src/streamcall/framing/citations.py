@@ -39,8 +39,8 @@ MARKUP = ("<co>", "<co:", "</co>", "</co:")
 class CitationFilter:
     """Removes citation tags from the ``Text`` and ``Reasoning`` of an event stream.
 
-    ``apply`` takes the events of one ``feed`` (``final`` for ``finish``) and returns them
-    with the tags removed; ``text`` says whether ``Text`` is filtered too (a reasoning
+    ``apply`` takes a run of events (``final`` at the end of the stream) and returns them
+    with the tags removed (a parser runs it on each step's events: ``framing.filters``); ``text`` says whether ``Text`` is filtered too (a reasoning
     parser whose text a tool parser reads leaves the text to it).
     """
 

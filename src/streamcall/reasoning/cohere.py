@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from streamcall.events import Event
 from streamcall.framing.citations import MARKUP, CitationFilter
+from streamcall.framing.filters import end_filtered, filtered_steps
 from streamcall.reasoning._engine import MarkerReasoningParser, ReasoningSpec
 
 COHERE_FORMATS = ("cohere_command3", "cohere_command4")
@@ -21,6 +22,7 @@ class CohereReasoningParser(MarkerReasoningParser):
     def __init__(self, spec: ReasoningSpec, *, prompt_opened: bool | None = None) -> None:
         super().__init__(spec, prompt_opened=prompt_opened)
         self._citations = CitationFilter()
+        self._steps = filtered_steps(self._steps, self._citations.apply)
 
     @property
     def FRAMES(self) -> tuple[str, ...]:
@@ -28,10 +30,17 @@ class CohereReasoningParser(MarkerReasoningParser):
         spec = self.spec
         return (*spec.start, *spec.end, *spec.text_drop, *spec.drop, *MARKUP)
 
-    def feed(self, text: str) -> list[Event]:
-        self._citations.text = not self.feeds_tools
-        return self._citations.apply(super().feed(text), False)
+    @property
+    def feeds_tools(self) -> bool:
+        """Whether a tool parser reads this parser's text (set by ``OutputParser``): then
+        the text is left to it, and only the reasoning is filtered here."""
+        return not self._citations.text
 
-    def finish(self) -> list[Event]:
-        self._citations.text = not self.feeds_tools
-        return self._citations.apply(super().finish(), True)
+    @feeds_tools.setter
+    def feeds_tools(self, value: bool) -> None:
+        self._citations.text = not value
+
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        ended: list[Event] = []
+        super()._end_of_stream(rest, ended)
+        end_filtered(ended, out, self._citations.apply)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from streamcall.events import Event, Text
+from streamcall.framing.filters import end_filtered, filtered_steps
 from streamcall.reasoning._engine import MarkerReasoningParser, ReasoningSpec
 from streamcall.text import MarkerFinder, PartialMarkers
 
@@ -134,16 +135,18 @@ class InklingReasoningParser(MarkerReasoningParser):
     def __init__(self, spec: ReasoningSpec, *, prompt_opened: bool | None = None) -> None:
         super().__init__(spec, prompt_opened=prompt_opened)
         self._frames = InklingFrames()
+        self._steps = filtered_steps(self._steps, self._frames.apply, self._frames_on)
 
     @property
     def FRAMES(self) -> tuple[str, ...]:
         """The markup this parser drops (for the contract checks)."""
         return MARKERS
 
-    def feed(self, text: str) -> list[Event]:
-        events = super().feed(text)
-        return events if self.feeds_tools else self._frames.apply(events, False)
+    def _frames_on(self) -> bool:
+        """The framing is dropped here only when no tool parser reads the text."""
+        return not self.feeds_tools
 
-    def finish(self) -> list[Event]:
-        events = super().finish()
-        return events if self.feeds_tools else self._frames.apply(events, True)
+    def _end_of_stream(self, rest: str, out: list[Event]) -> None:
+        ended: list[Event] = []
+        super()._end_of_stream(rest, ended)
+        end_filtered(ended, out, self._frames.apply, not self.feeds_tools)

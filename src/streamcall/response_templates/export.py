@@ -353,7 +353,7 @@ def _bare_json(
     )
 
 
-# streamcall's header names (``_headerjson``): a word character, then word characters and
+# streamcall's header names (``engines.header_json``): a word character, then word characters and
 # ``.:-/``.
 _HEADER_NAME = r"(?P<name>\w[\w.:\-/]*)"
 # and one of at most 64 characters (Functionary v3.2's headers)

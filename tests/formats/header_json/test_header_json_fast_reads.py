@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.events import Event, ToolCallArgs
-from streamcall.formats import _headerjson
-from streamcall.formats._base import ToolParser
 from streamcall.formats.deepseek import DeepSeekV3Parser, DeepSeekV31Parser
+from streamcall.formats.engines import header_json as _headerjson
+from streamcall.formats.engines.base import ToolParser
 from streamcall.formats.kimi import KimiK2Parser
 from streamcall.formats.mistral import MistralParser
 from streamcall.text import fast

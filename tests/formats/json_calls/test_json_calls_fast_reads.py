@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.events import ToolCallArgs
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
 from streamcall.formats.registry import formats, parser_class
 from streamcall.text import fast
 from streamcall.text.fast import reference

@@ -23,7 +23,7 @@ from pythonic_cases import ESCAPED, MORE_TYPES, SIMPLE
 
 from streamcall import testing
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats._pycalls import py_call
+from streamcall.formats.engines.py_calls import py_call
 from streamcall.formats.registry import parser_class
 from streamcall.text import fast
 from streamcall.text.pyargs import PythonArgs

@@ -6,7 +6,7 @@ arguments, and the chunk sizes it feeds (1, 7 and whole; a string value cut mid-
 number cut before its end); the code is ours. Every text goes through ``check_format``
 (whole, 1-char, 7-char and random chunkings).
 
-Found by this port and fixed (``_xmlparams.py``): local ``$ref``s (``#/$defs/...``,
+Found by this port and fixed (``engines/xml_params.py``): local ``$ref``s (``#/$defs/...``,
 ``#/definitions/...``, a root ``$ref``) were not resolved, so such values were untyped
 (``null`` for a string became null); ``const`` did not type a value (``{"const": "null"}``
 gave null, a JSON-looking const string was parsed); a value loaded as JSON of a type the
@@ -183,7 +183,7 @@ def test_plain_strings_stream_before_the_value_completes() -> None:
         }
     ]
     # SGLang's chunk ends 5 characters into the value: a parameter cut that short is held
-    # whole here (at most 8 characters of value, see _xmlparams), so that it leaves in one
+    # whole here (at most 8 characters of value, see engines/xml_params.py), so that it leaves in one
     # piece; a longer value streams before its closer.
     p = tool_parser(FMT, tools=tools)
     first = p.feed("<tool_call>inspect<arg_key>value</arg_key><arg_value>hello")

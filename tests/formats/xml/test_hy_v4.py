@@ -9,7 +9,7 @@ through ``check_format`` (whole, 1-char, 7-char and random chunkings).
 Where vLLM's expectation differs on purpose, we assert ours and say why:
 - vLLM reports content ``None`` when there is no text; here it is ``""``.
 - Untyped values (no tool, or no schema for the key) are typed by their first character,
-  as everywhere in the XML family (``_xmlparams``: ``1`` is a number); vLLM keeps them
+  as everywhere in the XML family (``engines.xml_params``: ``1`` is a number); vLLM keeps them
   as strings.
 - vLLM's wrapper is strict: any malformed block makes the whole output content. Here a
   well-formed call is kept whatever follows it (a missing ``</tool_calls>`` or

@@ -314,7 +314,7 @@ def test_fast_reads_equal_the_reference(args: str, tools: Any) -> None:
 
 
 def test_whole_json_members_are_read_by_one_regex() -> None:
-    from streamcall.formats import _jsonmembers
+    from streamcall.formats.engines import json_members as _jsonmembers
 
     args = _jsonmembers.TypedJsonArgs({"limit": {"type": "integer"}})
     calls = []

@@ -7,7 +7,7 @@ chunkings it feeds (one ``NS``-prefixed segment per increment); the code is ours
 text goes through ``check_format`` (whole, 1-char, 7-char and random chunkings), and its
 segment chunkings are replayed and compared with the one-shot result.
 
-Found by this port and fixed (``_xmlparams.py``): a tool whose ``parameters`` is a
+Found by this port and fixed (``engines/xml_params.py``): a tool whose ``parameters`` is a
 top-level ``oneOf`` of objects did not type its values (``"7"`` and ``"true"`` as strings);
 the properties of ``allOf``/``anyOf``/``oneOf`` branches now type them.
 

@@ -8,7 +8,7 @@ tool schemas, the expected content and calls, and the chunkings it replays (whol
 goes through ``check_format`` (whole, 1-char, 7-char and random chunkings), and each
 pinned chunking is replayed and compared with the one-shot result.
 
-Found by this port and fixed (``_xmlparams.py``): a block cut off inside a second call's
+Found by this port and fixed (``engines/xml_params.py``): a block cut off inside a second call's
 header released the first call's ``<｜tool_call_end｜>`` wrapper (and the blanks and
 wrappers after it) as text. Inside a block that has held a call, the wrappers between
 calls are markup now, dropped; the cut header itself is still text.

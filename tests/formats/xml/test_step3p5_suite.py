@@ -461,7 +461,7 @@ SG_CASES: list[tuple[str, Calls, str]] = [
     (SG_BASH + "<tool_call><function=weather", [PWD], "<tool_call><function=weather"),
     ("<function=bash></function>\n", [("bash", {})], ""),
     # SGLang drops the whole call when an object value does not convert; streamcall
-    # falls back to the string, as documented in _xmlparams.
+    # falls back to the string, as documented in engines/xml_args.py.
     (
         "<tool_call><function=bash><parameter=options>{1, 2}</parameter></function></tool_call>",
         [("bash", {"options": "{1, 2}"})],

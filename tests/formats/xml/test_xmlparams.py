@@ -1,4 +1,4 @@
-"""The XML-parameter engine (``_xmlparams``) through ``qwen3_coder``: streaming, typing,
+"""The XML-parameter engine (``engines.xml_params``) through ``qwen3_coder``: streaming, typing,
 incomplete and malformed markup. Format-specific cases live in each family's file."""
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.events import Event, ToolCallArgs
-from streamcall.formats import _xmlargs
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines import xml_args as _xmlargs
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.registry import formats, parser_class
 from streamcall.formats.schema import _general_plan, value_plan
 from streamcall.text import fast

@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 import streamcall
-from streamcall.formats import _xmlparams
-from streamcall.formats._xmlparams import XmlParamsParser
+from streamcall.formats.engines import xml_params as _xmlparams
+from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.registry import formats, parser_class
 from streamcall.text import FeedLoop
 
 XML_FORMATS = [n for n in formats() if issubclass(parser_class(n), XmlParamsParser)]
 FORMATS_DIR = Path(streamcall.__file__).parent / "formats"
 MODULES = [
-    "_xmlparams",
-    "_xmlargs",
+    "engines/xml_params",
+    "engines/xml_args",
     "minimax",
     "qwen3",
     "glm",
@@ -30,7 +30,7 @@ MODULES = [
     "minicpm",
     "k2_horizon",
     "telechat",
-    "_jsonmembers",
+    "engines/json_members",
     "kimi_k3",
     "dots",
     "gigachat",

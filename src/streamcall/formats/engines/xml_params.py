@@ -30,7 +30,7 @@ Modes (``Mode``) and what each step reads::
                 CALL_OPEN                                HEADER
                 '{' as the first call (JSON_BODY)        JSON_BLOCK
                 BLOCK_CLOSE, junk                        TEXT        Text (junk; an empty block)
-    JSON_BLOCK  a block of JSON calls (``_jsoncalls``)   TEXT        (that engine's events)
+    JSON_BLOCK  a block of JSON calls (``engines.json_calls``)   TEXT        (that engine's events)
     HEADER      CALL_HEADER                              PARAMS      ToolCallStart, '{'
                 a header that does not match             TEXT        Text (the markup)
     PARAMS      whole short parameters (ShortMembers)    PARAMS      ToolCallArgs
@@ -49,7 +49,7 @@ Modes (``Mode``) and what each step reads::
                 CALL_CLOSE or BLOCK_CLOSE                BLOCK, TEXT ToolCallEnd (incomplete on junk)
 
 The call's arguments (the modes from KEY on, value typing, the argument pieces of a
-chunk, and closing a call) are ``XmlArgs``'s, in ``_xmlargs``, whose header says how
+chunk, and closing a call) are ``XmlArgs``'s, in ``engines.xml_args``, whose header says how
 values are typed and streamed and what the value options (``STRIP_VALUES``, ``CDATA``,
 ``WRAPPER_KEYS``, ``QUOTED_STRINGS``, ``JSON_ARGS`` and its variants) do.
 
@@ -97,10 +97,10 @@ import re
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text
-from streamcall.formats._base import Tools
-from streamcall.formats._jsoncalls import JsonCallsParser
-from streamcall.formats._jsonmembers import TypedJsonArgs
-from streamcall.formats._xmlargs import (
+from streamcall.formats.engines.base import Tools
+from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.json_members import TypedJsonArgs
+from streamcall.formats.engines.xml_args import (
     AFTER_ARGS,
     ARGS,
     BLOCK,
@@ -185,7 +185,7 @@ class XmlParamsParser(XmlArgs):
     #: a call whose body is a JSON object has it for arguments, streamed verbatim
     JSON_ARGS: ClassVar[bool] = False
     #: with JSON_ARGS: the object's top-level values are typed by the schema, as tagged
-    #: values are (``_jsonmembers``), instead of streamed verbatim
+    #: values are (``engines.json_members``), instead of streamed verbatim
     JSON_ARGS_TYPED: ClassVar[bool] = False
     #: with JSON_ARGS, ``(opener, closer)`` that may wrap that object (Kimi K3's JSON block)
     JSON_ARGS_WRAP: ClassVar[tuple[str, str] | None] = None

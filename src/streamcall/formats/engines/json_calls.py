@@ -111,7 +111,7 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.text import (
     WS,
     ArgsStep,

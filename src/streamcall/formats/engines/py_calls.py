@@ -60,8 +60,8 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text
-from streamcall.formats._base import ToolParser, Tools
-from streamcall.formats._jsoncalls import JsonCallsParser
+from streamcall.formats.engines.base import ToolParser, Tools
+from streamcall.formats.engines.json_calls import JsonCallsParser
 from streamcall.text import MarkerFinder, PythonArgs, Step, cut_marker, header_match
 
 __all__ = ["Mode", "PythonicCallsParser", "py_call", "py_literal"]
@@ -84,7 +84,7 @@ class Mode(IntEnum):
     JSON_BODY = 7
 
 
-# The modes as plain ints, for the steps' comparisons (as in ``_jsoncalls``).
+# The modes as plain ints, for the steps' comparisons (as in ``engines.json_calls``).
 AT_START, TEXT, PASS, HEAD, ARGS, BETWEEN, AFTER_LIST, JSON_BODY = map(int, Mode)
 
 

@@ -115,7 +115,7 @@ from enum import IntEnum
 from typing import ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats._base import ToolParser, Tools
+from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.text import (
     WS,
     ArgsStep,
@@ -145,7 +145,7 @@ class Mode(IntEnum):
     JUNK = 7  # the rest of a broken body (JUNK_TO_CALL_END), text up to a stop marker
 
 
-# The modes as plain ints, for the steps' comparisons (as in ``_jsoncalls``).
+# The modes as plain ints, for the steps' comparisons (as in ``engines.json_calls``).
 TEXT, HEADER, OPEN, ARGS, AFTER, RAW, LITERAL, JUNK = map(int, Mode)
 
 # how far past a body's '{' the blanks are looked through for a quote (LITERAL_ARGS)

@@ -1,7 +1,7 @@
 """A call's arguments in the XML-parameter engine: its parameters, their values, a JSON
 object body, and the call's end.
 
-``XmlArgs`` is the base of ``XmlParamsParser`` (``_xmlparams``, whose header has the
+``XmlArgs`` is the base of ``XmlParamsParser`` (``engines.xml_params``, whose header has the
 grammar and the mode table): it holds the state of the call being read and the steps of
 the modes inside it (VALUE, STRING, HELD, LITERAL, CDATA, ARGS, AFTER_ARGS), the whole
 short parameters that ``ShortMembers`` hands over (``_take_param``), and closing the call.
@@ -54,7 +54,7 @@ that breaks, ends the call ``incomplete``. A JSON call object (the ``json`` grou
 ``CALL_HEADER``) has its arguments read so too, and its ``}`` after them.
 ``JSON_ARGS_TYPED`` (K2 Horizon's JSON dialect): the object's top-level values are typed
 by the schema as tagged values are, streamed where the model wrote what the plan takes,
-else held and converted (``_jsonmembers.TypedJsonArgs``). ``JSON_ARGS_WRAP`` (Kimi K3):
+else held and converted (``engines.json_members.TypedJsonArgs``). ``JSON_ARGS_WRAP`` (Kimi K3):
 the object's closer is read after it (its opener is the engine's, between parameters).
 
 Malformed markup inside a call ends it ``incomplete`` with its JSON closed
@@ -68,8 +68,8 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from streamcall.events import Event, Text, ToolCallArgs
-from streamcall.formats._base import ToolParser
-from streamcall.formats._jsonmembers import TypedJsonArgs
+from streamcall.formats.engines.base import ToolParser
+from streamcall.formats.engines.json_members import TypedJsonArgs
 from streamcall.formats.schema import (
     AUTO,
     AUTO_JSON_START,
@@ -103,7 +103,7 @@ _CDATA_OPEN, _CDATA_CLOSE = "<![CDATA[", "]]>"
 
 
 class Mode(IntEnum):
-    """Where the engine is (the table in ``_xmlparams``'s header)."""
+    """Where the engine is (the table in ``engines.xml_params``'s header)."""
 
     TEXT = 0
     REGION = 1

@@ -1,0 +1,53 @@
+"""Event filters run inside a parser's own feed loop.
+
+Some framing is dropped from the events a parser emits rather than read by its steps
+(Cohere's citation tags, Inkling's message framing when no tool parser reads it). Such a
+filter takes a run of events and gives them back with the framing removed, holding what
+it cannot decide yet (``apply(events, final)``). ``filtered_steps`` puts one in a parser's
+mode table: each step's new events pass through it as the step emits them, so the parser
+keeps ``FeedLoop.feed`` and ``finish`` (no override), and ``end_filtered`` runs it on the
+parser's end of stream, where ``final`` releases what it still holds. The filter sees the
+same events in the same order as a wrapper around ``feed`` would; only the runs it is
+handed are shorter, and a filter's result does not depend on how its input is split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from streamcall.events import Event
+from streamcall.text import Step, StepFn
+
+__all__ = ["Apply", "end_filtered", "filtered_steps"]
+
+#: a filter: a run of events, and whether it is the last, to the events kept
+Apply = Callable[[list[Event], bool], list[Event]]
+
+
+def _always() -> bool:
+    return True
+
+
+def filtered_steps(
+    steps: Sequence[StepFn], apply: Apply, active: Callable[[], bool] = _always
+) -> list[StepFn]:
+    """``steps`` with each step's new events passed through ``apply`` while ``active()``
+    (a parser whose filter is off once another stage reads its text says so here)."""
+
+    def wrap(step: StepFn) -> StepFn:
+        def run(buf: str, pos: int, out: list[Event], final: bool) -> Step:
+            n = len(out)
+            result = step(buf, pos, out, final)
+            if len(out) > n and active():
+                out[n:] = apply(out[n:], False)
+            return result
+
+        return run
+
+    return [wrap(step) for step in steps]
+
+
+def end_filtered(ended: list[Event], out: list[Event], apply: Apply, active: bool = True) -> None:
+    """The end of the stream: ``ended`` (the parser's own end of stream) onto ``out``,
+    through ``apply`` with ``final`` set when the filter is on."""
+    out.extend(apply(ended, True) if active else ended)
