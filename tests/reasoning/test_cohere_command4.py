@@ -140,6 +140,10 @@ def test_citation_tags_are_dropped(name: str, tool_format: str, data: st.DataObj
         # not a tag: kept as written (a cut one at the end, a longer name, other sources)
         (f"x<co{TE}{XS}<code>y</co: z> <co", "x<co", "<code>y</co: z> <co"),
         (f"{TE}{XS}a < b <c", "", "a < b <c"),
+        # a dropped marker between a '<' and the rest: no tag, each side as written
+        (f"{TE}<{XS} ", "", "< "),
+        (f"{TE}x<{XS}co>y{XE}", "", "x<co>y"),
+        (f"x<c{TE}{XS}o>y", "x<c", "o>y"),
     ],
 )
 @given(data=st.data())

@@ -55,7 +55,7 @@ class CohereCommandParser(JsonCallsParser):
     def __init__(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> None:
         super().__init__(tools, id_prefix=id_prefix)
         self._citations = CitationFilter()
-        self._steps = filtered_steps(self._steps, self._citations.apply)
+        self._steps = filtered_steps(self._steps, self._citations.apply, cut=self._citations.cut)
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         ended: list[Event] = []

@@ -14,6 +14,9 @@ matched on its own, so a tag with no partner is dropped too.
 What it holds back: a possible tag cut by the end of a chunk (from its ``<``, at most
 ``MAX_TAG`` characters), until the next piece of the same kind decides it. Anything else
 (a tool call, the other kind of text, the end of the stream) releases it as written.
+A held tail joins only the piece that continues it in the input: a parser step that
+consumed or met markup releases it (``cut``, run by ``framing.filters``), so ``<`` before
+a dropped ``<|START_RESPONSE|>`` stays ``<``, an event of its own.
 Decisions depend only on the text: a tag has one ``<``, so no tag crosses the point where
 a held tail starts, and the result is the same however the text is chunked.
 """
@@ -57,13 +60,13 @@ class CitationFilter:
             kind = ev.__class__
             if kind is Reasoning or (kind is Text and self.text):
                 if self._held and kind is not self._held_kind:
-                    self._release(out)
+                    self.cut(out)
                 self._piece(kind, ev.text, out)  # type: ignore[union-attr]
             else:
-                self._release(out)
+                self.cut(out)
                 out.append(ev)
         if final:
-            self._release(out)
+            self.cut(out)
         return out
 
     def _piece(self, kind: type[Text] | type[Reasoning], text: str, out: list[Event]) -> None:
@@ -80,7 +83,9 @@ class CitationFilter:
         # each stretch between tags an event of its own: the input's own text, as written
         out.extend(kind(part) for part in TAG.split(s) if part)
 
-    def _release(self, out: list[Event]) -> None:
+    def cut(self, out: list[Event]) -> None:
+        """The next piece does not continue the last one in the input: what is held is
+        released as written."""
         if self._held:
             out.append(self._held_kind(self._held))
             self._held = ""

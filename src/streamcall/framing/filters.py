@@ -9,6 +9,13 @@ keeps ``FeedLoop.feed`` and ``finish`` (no override), and ``end_filtered`` runs 
 parser's end of stream, where ``final`` releases what it still holds. The filter sees the
 same events in the same order as a wrapper around ``feed`` would; only the runs it is
 handed are shorter, and a filter's result does not depend on how its input is split.
+
+A filter that joins a held tail to the next piece (Cohere's citation tags) must not join
+across markup the parser dropped: two events are not one stretch of the input when a
+marker lay between them. ``cut`` is told so: it runs after every step that did not stop
+for more input (a step that consumed a marker, or stopped at one), and releases what the
+filter holds. A step that stops for more input has emitted up to the end of what it has,
+so only there can the next event continue the last one.
 """
 
 from __future__ import annotations
@@ -29,17 +36,24 @@ def _always() -> bool:
 
 
 def filtered_steps(
-    steps: Sequence[StepFn], apply: Apply, active: Callable[[], bool] = _always
+    steps: Sequence[StepFn],
+    apply: Apply,
+    active: Callable[[], bool] = _always,
+    cut: Callable[[list[Event]], None] | None = None,
 ) -> list[StepFn]:
     """``steps`` with each step's new events passed through ``apply`` while ``active()``
-    (a parser whose filter is off once another stage reads its text says so here)."""
+    (a parser whose filter is off once another stage reads its text says so here), and
+    ``cut`` run after a step that did not stop for more input (see the module header)."""
 
     def wrap(step: StepFn) -> StepFn:
         def run(buf: str, pos: int, out: list[Event], final: bool) -> Step:
             n = len(out)
             result = step(buf, pos, out, final)
-            if len(out) > n and active():
-                out[n:] = apply(out[n:], False)
+            if active():
+                if len(out) > n:
+                    out[n:] = apply(out[n:], False)
+                if cut is not None and not result[1]:
+                    cut(out)
             return result
 
         return run

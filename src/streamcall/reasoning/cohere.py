@@ -22,7 +22,7 @@ class CohereReasoningParser(MarkerReasoningParser):
     def __init__(self, spec: ReasoningSpec, *, prompt_opened: bool | None = None) -> None:
         super().__init__(spec, prompt_opened=prompt_opened)
         self._citations = CitationFilter()
-        self._steps = filtered_steps(self._steps, self._citations.apply)
+        self._steps = filtered_steps(self._steps, self._citations.apply, cut=self._citations.cut)
 
     @property
     def FRAMES(self) -> tuple[str, ...]:
