@@ -50,21 +50,16 @@ from typing import Any
 from streamcall.events import Event, Reasoning, Text
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.framing.inkling import (
+    CONTENT_THINKING,
+    END_MESSAGE,
+    ENDS,
+    INVOKE_TOOL_JSON,
+    KINDS,
+    MARKERS,
+    MESSAGE_MODEL,
+)
 from streamcall.text import MarkerFinder, PartialMarkers, Step
-
-MESSAGE_MODEL = "<|message_model|>"
-CONTENT_TEXT = "<|content_text|>"
-CONTENT_THINKING = "<|content_thinking|>"
-INVOKE_TOOL_JSON = "<|content_invoke_tool_json|>"
-INVOKE_TOOL_TEXT = "<|content_invoke_tool_text|>"
-TOOL_ERROR = "<|content_tool_error|>"
-END_MESSAGE = "<|end_message|>"
-END_SAMPLING = "<|content_model_end_sampling|>"
-
-VISIBLE = (CONTENT_TEXT, INVOKE_TOOL_TEXT, TOOL_ERROR)
-KINDS = (*VISIBLE, CONTENT_THINKING, INVOKE_TOOL_JSON)
-ENDS = (END_MESSAGE, END_SAMPLING)
-MARKERS = (MESSAGE_MODEL, *KINDS, *ENDS)
 
 _HEADER = re.compile(r"[^\s<]*")
 

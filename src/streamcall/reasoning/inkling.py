@@ -28,21 +28,10 @@ import re
 
 from streamcall.events import Event, Text
 from streamcall.framing.filters import end_filtered, filtered_steps
+from streamcall.framing.inkling import ENDS, INVOKE_TOOL_JSON, KINDS, MARKERS, MESSAGE_MODEL
 from streamcall.reasoning._engine import MarkerReasoningParser, ReasoningSpec
 from streamcall.text import MarkerFinder, PartialMarkers
 
-MESSAGE_MODEL = "<|message_model|>"
-CONTENT_TEXT = "<|content_text|>"
-CONTENT_THINKING = "<|content_thinking|>"
-INVOKE_TOOL_JSON = "<|content_invoke_tool_json|>"
-INVOKE_TOOL_TEXT = "<|content_invoke_tool_text|>"
-TOOL_ERROR = "<|content_tool_error|>"
-END_MESSAGE = "<|end_message|>"
-END_SAMPLING = "<|content_model_end_sampling|>"
-
-KINDS = (CONTENT_TEXT, INVOKE_TOOL_TEXT, TOOL_ERROR, CONTENT_THINKING, INVOKE_TOOL_JSON)
-ENDS = (END_MESSAGE, END_SAMPLING)
-MARKERS = (MESSAGE_MODEL, *KINDS, *ENDS)
 MAX_HEADER = 256
 
 _HEADER = re.compile(r"[^\s<]*")

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from streamcall import testing, tool_parser
 from streamcall.events import Reasoning
-from streamcall.formats.inkling import (
+from streamcall.formats.inkling import InklingParser
+from streamcall.framing.inkling import (
     CONTENT_TEXT,
     CONTENT_THINKING,
     END_MESSAGE,
@@ -25,7 +26,6 @@ from streamcall.formats.inkling import (
     INVOKE_TOOL_TEXT,
     MESSAGE_MODEL,
     TOOL_ERROR,
-    InklingParser,
 )
 from streamcall.output import output_parser, parse_output
 from support import (
