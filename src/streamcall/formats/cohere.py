@@ -58,9 +58,7 @@ class CohereCommandParser(JsonCallsParser):
         self._steps = filtered_steps(self._steps, self._citations.apply, cut=self._citations.cut)
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
-        ended: list[Event] = []
-        super()._end_of_stream(rest, ended)
-        end_filtered(ended, out, self._citations.apply)
+        end_filtered(super()._end_of_stream, rest, out, self._citations.apply)
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

@@ -43,8 +43,10 @@ class CitationFilter:
     """Removes citation tags from the ``Text`` and ``Reasoning`` of an event stream.
 
     ``apply`` takes a run of events (``final`` at the end of the stream) and returns them
-    with the tags removed (a parser runs it on each step's events: ``framing.filters``); ``text`` says whether ``Text`` is filtered too (a reasoning
-    parser whose text a tool parser reads leaves the text to it).
+    with the tags removed (a parser runs it on each step's events: ``framing.filters``);
+    ``cut`` releases a held tail the next piece does not continue; ``text`` says whether
+    ``Text`` is filtered too (a reasoning parser whose text a tool parser reads leaves
+    the text to it).
     """
 
     __slots__ = ("_held", "_held_kind", "text")

@@ -5,10 +5,11 @@ Some framing is dropped from the events a parser emits rather than read by its s
 filter takes a run of events and gives them back with the framing removed, holding what
 it cannot decide yet (``apply(events, final)``). ``filtered_steps`` puts one in a parser's
 mode table: each step's new events pass through it as the step emits them, so the parser
-keeps ``FeedLoop.feed`` and ``finish`` (no override), and ``end_filtered`` runs it on the
-parser's end of stream, where ``final`` releases what it still holds. The filter sees the
-same events in the same order as a wrapper around ``feed`` would; only the runs it is
-handed are shorter, and a filter's result does not depend on how its input is split.
+keeps ``FeedLoop.feed`` and ``finish`` (no override). ``end_filtered`` (the parser's
+``_end_of_stream``, in one line) runs it on what the base class's end of stream gives,
+where ``final`` releases what it still holds. The filter sees the same events in the same
+order as a wrapper around ``feed`` would; only the runs it is handed are shorter, and a
+filter's result does not depend on how its input is split.
 
 A filter that joins a held tail to the next piece (Cohere's citation tags) must not join
 across markup the parser dropped: two events are not one stretch of the input when a
@@ -61,7 +62,16 @@ def filtered_steps(
     return [wrap(step) for step in steps]
 
 
-def end_filtered(ended: list[Event], out: list[Event], apply: Apply, active: bool = True) -> None:
-    """The end of the stream: ``ended`` (the parser's own end of stream) onto ``out``,
-    through ``apply`` with ``final`` set when the filter is on."""
-    out.extend(apply(ended, True) if active else ended)
+def end_filtered(
+    end_of_stream: Callable[[str, list[Event]], None],
+    rest: str,
+    out: list[Event],
+    apply: Apply,
+    active: Callable[[], bool] = _always,
+) -> None:
+    """The end of the stream: the parser's own ``end_of_stream(rest, ...)`` (its base
+    class's), its events onto ``out`` through ``apply`` with ``final`` set while
+    ``active()``."""
+    ended: list[Event] = []
+    end_of_stream(rest, ended)
+    out.extend(apply(ended, True) if active() else ended)

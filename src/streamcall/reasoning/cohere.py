@@ -41,6 +41,4 @@ class CohereReasoningParser(MarkerReasoningParser):
         self._citations.text = not value
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
-        ended: list[Event] = []
-        super()._end_of_stream(rest, ended)
-        end_filtered(ended, out, self._citations.apply)
+        end_filtered(super()._end_of_stream, rest, out, self._citations.apply)

@@ -136,6 +136,4 @@ class InklingReasoningParser(MarkerReasoningParser):
         return not self.feeds_tools
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
-        ended: list[Event] = []
-        super()._end_of_stream(rest, ended)
-        end_filtered(ended, out, self._frames.apply, not self.feeds_tools)
+        end_filtered(super()._end_of_stream, rest, out, self._frames.apply, self._frames_on)

@@ -49,14 +49,15 @@ Modes (``Mode``) and what each step reads::
                 CALL_CLOSE or BLOCK_CLOSE                BLOCK, TEXT ToolCallEnd (incomplete on junk)
 
 The call's arguments (the modes from KEY on, value typing, the argument pieces of a
-chunk, and closing a call) are ``XmlArgs``'s, in ``engines.xml_args``, whose header says how
-values are typed and streamed and what the value options (``STRIP_VALUES``, ``CDATA``,
+chunk, and closing a call) are ``XmlArgs``'s, in ``engines.xml_args``, whose header says
+how values are typed and streamed and what the value options (``STRIP_VALUES``, ``CDATA``,
 ``WRAPPER_KEYS``, ``QUOTED_STRINGS``, ``JSON_ARGS`` and its variants) do.
 
 What it holds back: a partial marker at the end of text or of a value (bounded by the
 longest marker), a trailing newline of a value, a header not yet closed (at most
 ``MAX_HEADER`` characters: a longer one is not a header, even when it arrives whole), a
-literal candidate, and a short parameter cut by the end of the chunk, whole (``streamcall.text.ShortMembers``: at most 128 characters, 8 of value).
+literal candidate, and a short parameter cut by the end of the chunk, whole
+(``streamcall.text.ShortMembers``: at most 128 characters, 8 of value).
 Held values are consumed into a list of parts, never kept in the tail, so feeding stays
 linear however long they are.
 
