@@ -899,6 +899,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         replay_delay=args.replay_delay,
         upstream_tools=args.upstream_tools,
         unknown_calls=args.unknown_calls,
+        hosted_tools=args.hosted_tools,
         client_keys=client_keys,
         max_body=parse_size(args.max_body, "--max-body"),
     )
@@ -1199,6 +1200,17 @@ def build_parser() -> argparse.ArgumentParser:
             "a call to a function the request's tools do not declare: keep it as a tool call "
             "(default, as vLLM's common parsers do), or text: the client gets it as content, "
             "in the model's syntax (requests without tools keep every call)"
+        ),
+    )
+    s.add_argument(
+        "--hosted-tools",
+        choices=["drop", "refuse"],
+        default="drop",
+        help=(
+            "a hosted tool in a request (web search, file search, code interpreter, computer "
+            "use, image generation, MCP: the API's own servers run them): drop it (default; "
+            "not offered to the model, said once in the log and counted in /health), or "
+            "refuse the request with a 400 that names it"
         ),
     )
     s.add_argument(

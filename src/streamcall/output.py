@@ -22,6 +22,10 @@ decides the rest: its thinking switches where reasoning starts (``reasoning.swit
 its ``tool_choice`` which calls are parsed (``toolchoice``). Each stage
 holds back only its own bounded tail, so the pair is linear and chunking-invariant
 whenever each stage is.
+
+Last, the blanks a template writes around the reasoning block and before a call are
+dropped as framing (``streamcall.framing.blanks``): no whitespace-only text part comes out
+of an answer, and the text after reasoning does not open with the template's separator.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from typing import Any
 from streamcall.events import Event, Text
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.registry import Parsed, collect, format_for_model, tool_parser
+from streamcall.framing.blanks import BlankFraming
 from streamcall.reasoning import (
     ReasoningParser,
     reasoning_format_for_model,
@@ -48,7 +53,7 @@ __all__ = ["OutputParser", "output_parser", "parse_output"]
 class OutputParser:
     """Reasoning and tool-call parsing combined; ``feed`` text in, events out."""
 
-    __slots__ = ("_newlines", "reasoning", "tools")
+    __slots__ = ("_blanks", "_newlines", "reasoning", "tools")
 
     def __init__(
         self, reasoning: ReasoningParser | None, tools: ToolParser | AllowedCalls | None
@@ -57,6 +62,7 @@ class OutputParser:
         self.tools = tools
         recover = isinstance(reasoning, MarkerReasoningParser) and reasoning.spec.recover_newlines
         self._newlines = NewlineEvents() if recover else None
+        self._blanks = BlankFraming()
         if reasoning is not None and tools is not None:
             reasoning.feeds_tools = True
 
@@ -71,9 +77,12 @@ class OutputParser:
     def feed(self, text: str) -> list[Event]:
         """Consume a chunk of model text; return the events it decides."""
         if self.reasoning is None:
-            return self.tools.feed(text) if self.tools is not None else _text(text)
+            out = self.tools.feed(text) if self.tools is not None else _text(text)
+            return self._blanks.apply(out)
         out = self._route(self.reasoning.feed(text), [])
-        return out if self._newlines is None else self._newlines.apply(out, False)
+        if self._newlines is not None:
+            out = self._newlines.apply(out, False)
+        return self._blanks.apply(out)
 
     def finish(self) -> list[Event]:
         """End of stream: flush both stages, reasoning first."""
@@ -82,7 +91,9 @@ class OutputParser:
             self._route(self.reasoning.finish(), out)
         if self.tools is not None:
             out.extend(self.tools.finish())
-        return out if self._newlines is None else self._newlines.apply(out, True)
+        if self._newlines is not None:
+            out = self._newlines.apply(out, True)
+        return self._blanks.apply(out, True)
 
     def _route(self, events: list[Event], out: list[Event]) -> list[Event]:
         tools = self.tools

@@ -22,7 +22,8 @@ The layers wired together, in the order data flows::
   rest is reported as a ``StreamError``.
 - Call indices are renumbered 0, 1, 2... across both sources, in order of appearance.
 - A ``finish_reason`` on choice 0 flushes the model-text parser, closes open calls and
-  emits ``Finish``. ``usage`` emits ``UsageEvent``, with every field of the chunk's
+  emits ``Finish`` (a ``stop`` becomes ``tool_calls`` when the text held a call the model
+  finished; calls that all ended ``incomplete`` leave it ``stop``). ``usage`` emits ``UsageEvent``, with every field of the chunk's
   ``Usage`` (details and other members included); ``message.usage`` is the last one. Choices other than 0 are only
   accumulated (``ChatAccumulator``), never parsed.
 
@@ -144,6 +145,7 @@ class StreamParser:
         self._reasoning: list[str] = []
         self._calls: dict[int, list[str]] = {}  # our index -> [id, name]
         self._arguments: dict[int, str] = {}
+        self._cut: set[int] = set()  # calls that ended incomplete
         self._finish_reason: str | None = None
         self.rejected = 0
         self.errors: list[StreamError] = []
@@ -190,7 +192,7 @@ class StreamParser:
             for i, (ident, name) in sorted(self._calls.items())
         )
         reason = self._finish_reason
-        if calls and reason == "stop":
+        if len(calls) > len(self._cut) and reason == "stop":
             reason = "tool_calls"  # calls closed by [DONE] after a stop
         return Message(
             content="".join(self._content),
@@ -272,8 +274,10 @@ class StreamParser:
         if delta.finish_reason:
             self._flush(out)
             reason = delta.finish_reason
-            if reason == "stop" and self._calls:
-                reason = "tool_calls"  # the server saw text; we saw calls in it
+            if reason == "stop" and len(self._calls) > len(self._cut):
+                # the server saw text; we saw calls in it (a call the model did not
+                # finish is not one to run: the reason stays the server's)
+                reason = "tool_calls"
             self._finish_reason = reason
             out.append(Finish(reason, 0))
 
@@ -295,6 +299,8 @@ class StreamParser:
         elif isinstance(ev, ToolCallEnd):
             index = self._index_map[ev.index]
             self._arguments[index] = ev.arguments
+            if ev.incomplete:
+                self._cut.add(index)
             ev = ToolCallEnd(index, ev.arguments, ev.incomplete)
         out.append(ev)
 
@@ -357,6 +363,8 @@ class StreamParser:
         if not call.started:
             out.append(ToolCallArgs(call.index, "{}"))
             self._arguments[call.index] = "{}"
+            if args.error:
+                self._cut.add(call.index)
             out.append(ToolCallEnd(call.index, "{}", args.error))
             return
         incomplete = not args.done
@@ -373,6 +381,8 @@ class StreamParser:
                     out.append(ToolCallArgs(call.index, closing))
         text = args.text()
         self._arguments[call.index] = text
+        if incomplete and not args.done:
+            self._cut.add(call.index)
         out.append(ToolCallEnd(call.index, text, incomplete and not args.done))
 
     def _flush(self, out: list[Event]) -> None:

@@ -36,6 +36,7 @@ __all__ = [
     "chunk_at",
     "chunk_every",
     "coalesce",
+    "drop_framing_blanks",
     "function_tools",
     "markup_of",
     "released_in_order",
@@ -140,6 +141,27 @@ def coalesce(events: Iterable[Event]) -> list[Item]:
         else item
         for item in items
     ]
+
+
+def drop_framing_blanks(items: Sequence[Item]) -> list[Item]:
+    """Coalesced items as the combined output parser gives them: a tool parser's (or a
+    reasoning parser's) items with the template's framing blanks dropped
+    (``streamcall.framing.blanks``: blank text at an edge before reasoning, a call or the
+    end; the blanks that open the text after reasoning), for comparing the two."""
+    from streamcall.framing.blanks import BlankFraming
+
+    events: list[Event] = []
+    for kind, value in items:
+        if kind == "text":
+            events.append(Text(value))  # type: ignore[arg-type]
+        elif kind == "reasoning":
+            events.append(Reasoning(value))  # type: ignore[arg-type]
+        else:
+            call: Call = value  # type: ignore[assignment]
+            events.append(ToolCallStart(call.index, call.id, call.name))
+            events.append(ToolCallArgs(call.index, call.arguments))
+            events.append(ToolCallEnd(call.index, call.arguments, call.incomplete))
+    return coalesce(BlankFraming().apply(events, True))
 
 
 def run(parser: _Feeds, pieces: Iterable[str]) -> list[Event]:

@@ -127,7 +127,7 @@ CITED = (
 def test_citation_tags_are_dropped(name: str, tool_format: str, data: st.DataObject) -> None:
     # the reasoning parser alone filters its text; with the tool stage, the tool parser does
     items = check_output(CITED, data, reasoning_format=name, tool_format=tool_format)
-    assert split(items) == ("This is a rainbow emoji: 🌈", "\nfoo bar")
+    assert split(items) == ("This is a rainbow emoji: 🌈", "foo bar")
 
 
 @pytest.mark.parametrize(

@@ -120,7 +120,7 @@ TEXT = "The user wants the weather.</think:opensource>\nLet me check." + SUFFIXE
 def _check(items: list[testing.Item]) -> None:
     reasoning, content = split(items)
     assert reasoning == "The user wants the weather."
-    assert content == "\nLet me check."
+    assert content == "Let me check."  # the blank after the reasoning is framing
     calls = [v for k, v in items if k == "call" and isinstance(v, testing.Call)]
     assert [(c.name, json.loads(c.arguments)) for c in calls] == [
         ("get_weather", {"city": "Paris", "days": 3})
@@ -161,7 +161,7 @@ def test_stream_parser_routes_hy3_by_model(size: int) -> None:
     events.extend(parser.finish())
     message = parser.message
     assert message.reasoning == "The user wants the weather."
-    assert message.content == "\nLet me check."
+    assert message.content == "Let me check."
     assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
         ("get_weather", {"city": "Paris", "days": 3})
     ]

@@ -102,7 +102,8 @@ def test_qwen3_hermes_split_everywhere(data: st.DataObject) -> None:
     for pieces in ([text[:cut], text[cut:]], [text[:start], text[start:cut], text[cut:]]):
         p = output_parser("Qwen/Qwen3-32B", tool_format="hermes")
         items = testing.coalesce(testing.run(p, [x for x in pieces if x]))
-        assert split(items) == ("Thinking about Paris.", "\n\nI'll check.  done")
+        # the blanks after </think> are the template's framing (streamcall.framing.blanks)
+        assert split(items) == ("Thinking about Paris.", "I'll check.  done")
         assert calls(items) == [("get_weather", {"city": "Paris"})]
     check_output(text, data, model="Qwen/Qwen3-32B", tool_format="hermes")
 

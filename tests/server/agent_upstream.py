@@ -10,8 +10,14 @@ writes its own ``<think>`` block, reads what it was sent as a model would:
   prompt): it answers with the temperature it holds;
 - the tool ``get_weather`` known (in ``tools``, or in the prompt's ``<tools>`` block) and
   the last user turn asking about the weather: ``Checking.`` and a Hermes
-  ``<tool_call>`` for Paris;
+  ``<tool_call>`` for Paris; asking for the forecast: the call alone, after the blank
+  line Qwen3's template writes after ``</think>``;
 - else a greeting.
+
+The model ``CUT_MODEL`` stops at its token limit inside the call's arguments (finish
+``length``). Stop strings end the text where they match, reported as vLLM does
+(``stop_reason`` in the choice). ``POST /tokenize`` (beside ``/v1``, as vLLM serves it)
+counts a prompt or chat messages.
 
 With thinking switched off (``chat_template_kwargs.enable_thinking: false``, or a prompt
 that ends with the empty ``<think></think>`` Qwen3's template writes then) it writes no
@@ -33,16 +39,26 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 MODEL = "Qwen/Qwen3-8B"
+#: the same model, stopped at its token limit inside the call's arguments (``length``)
+CUT_MODEL = "Qwen/Qwen3-8B-cut"
 THOUGHT = "The user wants the weather; I should call the tool."
 CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
 
 
 def model_output(
-    *, tools_known: bool, asks_weather: bool, result: str | None, thinking: bool
+    *,
+    tools_known: bool,
+    asks_weather: bool,
+    result: str | None,
+    thinking: bool,
+    asks_forecast: bool = False,
 ) -> str:
     think = f"<think>{THOUGHT}</think>" if thinking else ""
     if result is not None:
         return f"{think}It is {json.loads(result)['temp']} degrees in Paris."
+    if tools_known and asks_forecast:
+        # no words: the blanks Qwen3's template writes between </think> and the call
+        return f"{think}\n\n{CALL}"
     if tools_known and asks_weather:
         return f"{think}Checking.\n{CALL}"
     return f"{think}Hello! How can I help?"
@@ -60,6 +76,7 @@ def _chat_output(body: dict[str, Any]) -> str:
         asks_weather="weather" in str(last_user),
         result=result,
         thinking=kwargs.get("enable_thinking") is not False,
+        asks_forecast="forecast" in str(last_user),
     )
 
 
@@ -75,6 +92,7 @@ def _prompt_output(prompt: str) -> str:
         asks_weather="weather" in tail,
         result=result,
         thinking=not prompt.endswith("</think>\n\n"),
+        asks_forecast="forecast" in tail,
     )
 
 
@@ -105,8 +123,17 @@ class AgentUpstream:
         async def models(request: Request) -> Response:
             return JSONResponse({"object": "list", "data": [{"id": MODEL, "object": "model"}]})
 
+        async def tokenize(request: Request) -> Response:
+            # vLLM's /tokenize (beside /v1): a count for a prompt or for chat messages
+            body = await request.json()
+            self.requests.append(("tokenize", body))
+            sent = body.get("prompt") if "prompt" in body else body.get("messages")
+            count = len(json.dumps(sent)) // 4
+            return JSONResponse({"count": count, "max_model_len": 32768, "tokens": [0] * count})
+
         return Starlette(
             routes=[
+                Route("/tokenize", tokenize, methods=["POST"]),
                 Route("/v1/chat/completions", chat, methods=["POST"]),
                 Route("/v1/completions", completions, methods=["POST"]),
                 Route("/v1/models", models, methods=["GET"]),
@@ -126,8 +153,15 @@ class AgentUpstream:
         if model == "broken":
             return PlainTextResponse("upstream exploded", status_code=500)
         text = output(body)
+        finish = "stop"
+        matched = None  # the stop string that ended the text, as vLLM reports it
         for stop in body.get("stop") or []:
-            text = text.split(stop, 1)[0]
+            if stop in text:
+                text = text.split(stop, 1)[0]
+                matched = stop
+        if model == CUT_MODEL and '"Paris"' in text:
+            text = text[: text.index('"Paris"') + len('"Par')]
+            finish, matched = "length", None
         sent = body.get("messages") if chat else body.get("prompt")
         prompt_tokens = len(json.dumps(sent)) // 4
         usage = {
@@ -137,7 +171,12 @@ class AgentUpstream:
         }
         kind = "chat.completion" if chat else "text_completion"
         if not body.get("stream"):
-            choice: dict[str, Any] = {"index": 0, "finish_reason": "stop", "logprobs": None}
+            choice: dict[str, Any] = {
+                "index": 0,
+                "finish_reason": finish,
+                "logprobs": None,
+                "stop_reason": matched,
+            }
             if chat:
                 choice["message"] = {"role": "assistant", "content": text}
             else:
@@ -148,6 +187,8 @@ class AgentUpstream:
 
         def chunk(piece: str | None, finish: str | None = None) -> bytes:
             choice: dict[str, Any] = {"index": 0, "finish_reason": finish}
+            if finish is not None:
+                choice["stop_reason"] = matched
             if chat:
                 choice["delta"] = {} if piece is None else {"content": piece}
             else:
@@ -163,7 +204,7 @@ class AgentUpstream:
         async def events() -> AsyncIterator[bytes]:
             for i in range(0, len(text), 3):
                 yield chunk(text[i : i + 3])
-            yield chunk(None, "stop")
+            yield chunk(None, finish)
             if (body.get("stream_options") or {}).get("include_usage"):
                 yield f"data: {json.dumps({'id': 'up-1', 'choices': [], 'usage': usage})}\n\n".encode()
             yield b"data: [DONE]\n\n"
@@ -175,7 +216,8 @@ class Stack:
     """The upstream and the proxies in front of it, each on 127.0.0.1: ``pass``,
     ``none`` (the upstream's chat route; ``none`` sends ``tool_choice: "none"``) and
     ``render`` (its completions route, with the prompt streamcall renders), and ``keyed``
-    (``pass`` with the client key ``KEY``)."""
+    (``pass`` with the client key ``KEY``), ``refuse`` (``pass`` with ``hosted_tools``
+    refused)."""
 
     KEY = "sk-client-key-39"
 
@@ -193,6 +235,7 @@ class Stack:
             "render": ServerConfig(upstream=base, timeout=20.0, upstream_tools="render"),
             "none": ServerConfig(upstream=base, timeout=20.0, upstream_tools="none"),
             "keyed": ServerConfig(upstream=base, timeout=20.0, client_keys=[self.KEY]),
+            "refuse": ServerConfig(upstream=base, timeout=20.0, hosted_tools="refuse"),
         }.items():
             thread = ServerThread(create_app(config)).start()
             self.threads.append(thread)

@@ -261,9 +261,9 @@ HELLO = [{"role": "user", "content": "Hello"}]
                 "model": MODEL,
                 "max_tokens": 10,
                 "messages": HELLO,
-                "tools": [{"type": "web_search_20250305", "name": "web_search"}],
+                "tools": [{"type": "wizard_20990101", "name": "w"}],
             },
-            "server tool",
+            "tools.0.type: 'wizard_20990101' is not a tool type",
         ),
         (
             {"model": MODEL, "max_tokens": 10, "messages": HELLO, "tools": [{"name": "f"}]},
@@ -275,7 +275,52 @@ HELLO = [{"role": "user", "content": "Hello"}]
         ),
         (
             {"model": MODEL, "max_tokens": 10, "messages": [{"role": "system", "content": "x"}]},
-            "role",
+            "messages: holds no user or assistant message",
+        ),
+        (
+            {"model": MODEL, "max_tokens": 10, "messages": [{"role": "wizard", "content": "x"}]},
+            "messages.0.role: must be user or assistant, not 'wizard'",
+        ),
+        (
+            {"model": MODEL, "max_tokens": 10, "messages": [{"role": 0, "content": "x"}]},
+            "messages.0.role: must be user or assistant, not 0",
+        ),
+        (
+            {
+                "model": MODEL,
+                "max_tokens": 10,
+                "messages": [
+                    *HELLO,
+                    {"role": "assistant", "content": [{"type": "thinking", "thinking": 5}]},
+                    *HELLO,
+                ],
+            },
+            "messages.1.content.0.thinking: must be a string",
+        ),
+        (
+            {"model": MODEL, "max_tokens": 10, "messages": HELLO, "thinking": 5},
+            "thinking: must be an object, not 5",
+        ),
+        (
+            {"model": MODEL, "max_tokens": 10, "messages": HELLO, "temperature": "hot"},
+            "temperature: must be a number, not 'hot'",
+        ),
+        (
+            {"model": MODEL, "max_tokens": 10, "messages": HELLO, "wizardry": True},
+            "wizardry: unknown member of a Messages request",
+        ),
+        (
+            {"model": MODEL, "max_tokens": 10, "messages": HELLO, "container": "c1"},
+            "container: not supported here",
+        ),
+        (
+            {
+                "model": MODEL,
+                "max_tokens": 10,
+                "messages": HELLO,
+                "tools": [{"name": "f", "input_schema": {"type": "object"}, "description": 3}],
+            },
+            "tools.0.description: must be a string",
         ),
     ],
 )
@@ -364,14 +409,11 @@ def test_rejected_upstream_chunk_is_counted() -> None:
 
 
 def test_unknown_routes_under_messages_answer_in_anthropic_shape(stack: Stack) -> None:
-    resp = httpx.post(f"{stack.urls['pass']}/v1/messages/count_tokens", json={}, timeout=20)
+    resp = httpx.post(f"{stack.urls['pass']}/v1/messages/batches", json={}, timeout=20)
     assert resp.status_code == 404
     assert resp.json() == {
         "type": "error",
-        "error": {
-            "type": "not_found_error",
-            "message": "Not Found: POST /v1/messages/count_tokens",
-        },
+        "error": {"type": "not_found_error", "message": "Not Found: POST /v1/messages/batches"},
     }
     wrong = httpx.get(f"{stack.urls['pass']}/v1/messages", timeout=20)
     assert wrong.status_code == 405 and wrong.json()["type"] == "error"

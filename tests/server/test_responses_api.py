@@ -229,9 +229,47 @@ def test_upstream_refusal(stack: Stack, stream: bool) -> None:
         ({"model": MODEL}, "input", "'input' is required"),
         ({"model": MODEL, "input": [{"type": "computer_call"}]}, "input[0]", "not supported"),
         (
-            {"model": MODEL, "input": "Hello", "tools": [{"type": "web_search"}]},
+            {"model": MODEL, "input": "Hello", "tools": [{"type": "wizard_search"}]},
             "tools[0]",
-            "function tools only",
+            "'wizard_search' is not a tool type of the Responses API",
+        ),
+        (
+            {
+                "model": MODEL,
+                "input": "Hello",
+                "tools": [{"type": "function", "name": "f", "parameters": "s"}],
+            },
+            "tools[0]",
+            "tools[0].parameters must be an object, not 's'",
+        ),
+        (
+            {
+                "model": MODEL,
+                "input": "Hello",
+                "tools": [{"type": "namespace", "name": "ns", "tools": [{"type": "web_search"}]}],
+            },
+            "tools[0].tools[0]",
+            "must be function or custom",
+        ),
+        (
+            {"model": MODEL, "input": "Hello", "max_output_tokens": "many"},
+            "max_output_tokens",
+            "'max_output_tokens' must be an integer, not 'many'",
+        ),
+        (
+            {"model": MODEL, "input": "Hello", "temperature": "hot"},
+            "temperature",
+            "'temperature' must be a number, not 'hot'",
+        ),
+        (
+            {"model": MODEL, "input": "Hello", "wizardry": 1},
+            "wizardry",
+            "'wizardry' is not a member of a Responses request",
+        ),
+        (
+            {"model": MODEL, "input": "Hello", "tool_choice": {"type": "web_search"}},
+            "tool_choice",
+            "hosted tools are not offered",
         ),
         (
             {"model": MODEL, "input": "Hello", "previous_response_id": "resp_1"},

@@ -144,7 +144,33 @@ def render_prompt(
             messages, tools=tools, add_generation_prompt=add_generation_prompt, **extra
         )
     family = _family(format, model)
+    _check_messages(messages)
     return family.render(messages, tools, add_generation_prompt, extra)
+
+
+_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+
+
+def _check_messages(messages: Sequence[Mapping[str, Any]]) -> None:
+    """What a family template reads, or a ``ValueError`` naming the message at fault: a
+    role it writes (an unknown one would be dropped, and its message with it), and an
+    assistant's ``tool_calls`` as a list of calls with a function name."""
+    for number, message in enumerate(messages):
+        where = f"messages[{number}]"
+        if not isinstance(message, Mapping):
+            raise ValueError(f"{where} must be a message object, not {type(message).__name__}")
+        role = message.get("role")
+        if role not in _ROLES:
+            raise ValueError(f"{where}.role must be one of {', '.join(_ROLES)}, not {role!r}")
+        calls = message.get("tool_calls")
+        if calls is None:
+            continue
+        if not isinstance(calls, list | tuple):
+            raise ValueError(f"{where}.tool_calls must be a list of calls, not {calls!r}")
+        for index, call in enumerate(calls):
+            fn = call.get("function") if isinstance(call, Mapping) else None
+            if not isinstance(fn, Mapping) or not isinstance(fn.get("name"), str):
+                raise ValueError(f"{where}.tool_calls[{index}].function.name is required")
 
 
 def _stop_for(template: ChatTemplate, fmt: str | None) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ Everything here is sans-IO: the HTTP side lives in ``app.py``.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -33,10 +34,13 @@ __all__ = [
     "BadRequest",
     "Call",
     "Endpoint",
+    "Offered",
     "Parsed",
+    "StopSniffer",
     "Wire",
     "answer_events",
     "error_message",
+    "matched_stop",
     "new_id",
     "usage_event",
 ]
@@ -50,12 +54,31 @@ class BadRequest(Exception):
         self.param = param
 
 
+@dataclass(frozen=True)
+class Offered:
+    """A tool as the client named it (``server/tools.py``): ``kind`` ``function`` or
+    ``custom``, its ``name`` and the ``namespace`` it stood in (None at the top level)."""
+
+    kind: str
+    name: str
+    namespace: str | None = None
+
+
 @dataclass
 class Call:
-    """One client request: the chat request sent upstream, and what the answer echoes."""
+    """One client request: the chat request sent upstream, and what the answer echoes.
+
+    ``names`` maps a tool name the model was shown to the tool as the client named it
+    (only where the two differ in name or kind); ``hosted`` lists the tools the request
+    offered that the proxy cannot run, ``(where, type)``, not offered to the model;
+    ``stop`` the client's stop sequences, to report which one ended the answer.
+    """
 
     chat: dict[str, Any]
     context: Mapping[str, Any] = field(default_factory=dict)
+    names: Mapping[str, Offered] = field(default_factory=dict)
+    hosted: list[tuple[str, str]] = field(default_factory=list)
+    stop: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -79,9 +102,10 @@ class Wire(Protocol):
         far (``StreamError`` events are reported by the server, not here)."""
         ...
 
-    def end(self, reason: str | None, rejected: int) -> bytes:
+    def end(self, reason: str | None, rejected: int, stop: str | None = None) -> bytes:
         """The closing events of a stream that ended well; ``reason`` is the finish reason
-        the parser saw (None: the upstream sent none)."""
+        the parser saw (None: the upstream sent none), ``stop`` the client's stop sequence
+        that ended it, when the upstream said which (``StopSniffer``)."""
         ...
 
     def fail(self, error: Mapping[str, Any]) -> bytes:
@@ -139,6 +163,46 @@ def answer_events(
     if usage is not None:
         events.append(usage)
     return events, first.message.finish_reason if first is not None else None
+
+
+def matched_stop(choice: Any, stops: list[str]) -> str | None:
+    """The client's stop sequence a finished choice says it matched: vLLM's
+    ``stop_reason``, SGLang's ``matched_stop`` (None when neither names one of ``stops``)."""
+    if not stops or not isinstance(choice, Mapping):
+        return None
+    for key in ("stop_reason", "matched_stop"):
+        value = choice.get(key)
+        if isinstance(value, str) and value in stops:
+            return value
+    return None
+
+
+_STOP_MEMBER = re.compile(rb'"(?:stop_reason|matched_stop)"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+class StopSniffer:
+    """Which of the client's stop sequences ended a streamed answer, read from the
+    upstream's bytes as they pass (the chunk layer keeps no such member): the last
+    ``stop_reason`` or ``matched_stop`` string that is one of ``stops``. Holds the last
+    256 bytes, for a member cut between two reads."""
+
+    __slots__ = ("matched", "stops", "tail")
+
+    def __init__(self, stops: list[str]) -> None:
+        self.stops = set(stops)
+        self.matched: str | None = None
+        self.tail = b""
+
+    def see(self, data: bytes) -> None:
+        buf = self.tail + data
+        for found in _STOP_MEMBER.finditer(buf):
+            try:
+                value = json.loads(found.group(1))
+            except ValueError:
+                continue
+            if value in self.stops:
+                self.matched = value
+        self.tail = buf[-256:]
 
 
 def error_message(error: Mapping[str, Any]) -> str:

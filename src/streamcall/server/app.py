@@ -99,18 +99,22 @@ from streamcall import bundled
 from streamcall.detect import Detected, detect, stream_parser_for
 from streamcall.events import StreamError
 from streamcall.prompt import Prompter, TemplateError, load_chat_template
-from streamcall.server.api import BadRequest, Call, Endpoint, Parsed, Wire
+from streamcall.server.api import BadRequest, Call, Endpoint, Parsed, StopSniffer, Wire
+from streamcall.server.chat import validate
+from streamcall.server.count import CountUnavailable, local_count, read_count, tokenize_body
 from streamcall.server.emit import ChatWire, message_json
 from streamcall.server.messages import MessagesWire, anthropic_error, message_answer
 from streamcall.server.messages import chat_request as messages_request
 from streamcall.server.render import chat_answer, chat_chunks, completion_body
 from streamcall.server.responses import ResponsesWire, response_answer
 from streamcall.server.responses import chat_request as responses_request
+from streamcall.server.unfinished import WrittenCalls, as_written
 from streamcall.sse import SSEEncoder
 from streamcall.stream import StreamParser
-from streamcall.toolchoice import chosen_function, tool_choice_error, unknown_calls_error
+from streamcall.toolchoice import unknown_calls_error
 
 __all__ = [
+    "HOSTED_TOOLS",
     "UPSTREAM_TOOLS",
     "Counters",
     "ServerConfig",
@@ -133,6 +137,8 @@ _HEALTH_TIMEOUT = 3.0  # seconds for the /health probe of the upstream
 CONFIG_ENV = "STREAMCALL_SERVER_CONFIG"
 #: what ``--upstream-tools`` may say
 UPSTREAM_TOOLS = ("pass", "strip", "none", "render")
+#: what ``--hosted-tools`` may say
+HOSTED_TOOLS = ("drop", "refuse")
 
 
 @dataclass
@@ -166,6 +172,10 @@ class ServerConfig:
     #: the checkpoint directory (``--model-dir``); with ``upstream_tools="render"`` its chat
     #: template renders every prompt
     model_dir: str | None = None
+    #: a hosted tool in a request (web search, code interpreter, MCP, ...: run by the API's
+    #: own servers, so neither the proxy nor the model can): "drop" it (not offered to the
+    #: model; said once in the log, counted in /health) or "refuse" the request (400)
+    hosted_tools: str = "drop"
 
 
 @dataclass
@@ -202,50 +212,6 @@ def _error(
     if endpoint is not None:
         body = endpoint.error(status, body)
     return JSONResponse(body, status, headers=headers)
-
-
-def _validate(body: Any) -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
-    messages = body.get("messages")
-    if messages is None:
-        raise BadRequest("'messages' is required", "messages")
-    if not isinstance(messages, list) or not messages:
-        raise BadRequest("'messages' must be a non-empty list", "messages")
-    if not all(isinstance(m, dict) for m in messages):
-        raise BadRequest("each message must be an object", "messages")
-    if "model" in body and body["model"] is not None and not isinstance(body["model"], str):
-        raise BadRequest("'model' must be a string", "model")
-    if "stream" in body and body["stream"] is not None and not isinstance(body["stream"], bool):
-        raise BadRequest("'stream' must be a boolean", "stream")
-    tools = body.get("tools")
-    if tools is not None and (
-        not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools)
-    ):
-        raise BadRequest("'tools' must be a list of objects", "tools")
-    choice = body.get("tool_choice")
-    why = tool_choice_error(choice)
-    if why is not None:
-        raise BadRequest(why, "tool_choice")
-    named = chosen_function(choice)
-    if named is not None and named not in _tool_names(tools or []):
-        raise BadRequest(f"tool_choice names {named!r}, which is not in 'tools'", "tool_choice")
-    kwargs = body.get("chat_template_kwargs")
-    if kwargs is not None and not isinstance(kwargs, dict):
-        raise BadRequest("'chat_template_kwargs' must be an object", "chat_template_kwargs")
-    n = body.get("n")
-    if n is not None and n != 1:
-        raise BadRequest("streamcall serve supports n=1 only", "n")
-    return body
-
-
-def _tool_names(tools: list[dict[str, Any]]) -> set[str]:
-    names: set[str] = set()
-    for tool in tools:
-        fn = tool.get("function")
-        if isinstance(fn, dict) and isinstance(fn.get("name"), str):
-            names.add(fn["name"])
-    return names
 
 
 def upstream_body(body: dict[str, Any], mode: str) -> dict[str, Any]:
@@ -495,6 +461,11 @@ def create_app(config: ServerConfig) -> Starlette:
     why = unknown_calls_error(config.unknown_calls)
     if why is not None:
         raise ValueError(why)
+    if config.hosted_tools not in HOSTED_TOOLS:
+        raise ValueError(
+            f"hosted_tools must be one of {', '.join(HOSTED_TOOLS)}: {config.hosted_tools!r}"
+        )
+    dropped: dict[str, int] = {}  # hosted tool type -> requests it was dropped from
     base_url = config.upstream.rstrip("/") + "/"
     shown_upstream = public_url(config.upstream)
     userinfo = urlsplit(config.upstream)
@@ -662,13 +633,35 @@ def create_app(config: ServerConfig) -> Starlette:
         log.warning("upstream %s unreachable: %s", shown_upstream, what)
         return _error(502, f"upstream unreachable: {what}", "upstream_error", endpoint=endpoint)
 
+    def hosted(call: Call) -> None:
+        """The request's hosted tools: refused, or dropped with a word (once a type)."""
+        if not call.hosted:
+            return
+        where, kind = call.hosted[0]
+        if config.hosted_tools == "refuse":
+            raise BadRequest(
+                f"{where}: {kind!r} is a hosted tool (the API's own servers run it), which "
+                "streamcall serve cannot run; leave it out, or start the proxy with "
+                "--hosted-tools drop to have such tools left out for you",
+                where,
+            )
+        for _, kind in call.hosted:
+            if kind not in dropped:
+                log.warning(
+                    "a request offers the hosted tool %r, which streamcall serve cannot run: "
+                    "not offered to the model (--hosted-tools refuse answers 400 instead)",
+                    kind,
+                )
+            dropped[kind] = dropped.get(kind, 0) + 1
+
     async def answer(request: Request, endpoint: Endpoint) -> Response:
         """One client request, in any of the client APIs: translated, then streamed or not."""
         counters.requests += 1
         try:
             raw = await read_body(request)
             call = endpoint.translate(json.loads(raw))
-            call.chat = _validate(call.chat)
+            hosted(call)
+            call.chat = validate(call.chat, prompter is not None)
             if call.chat.get("stream"):
                 return await stream(request, endpoint, call)
             return await complete(request, endpoint, call)
@@ -717,6 +710,9 @@ def create_app(config: ServerConfig) -> Starlette:
         if resp.status_code != 200:
             return await upstream_failure(request, endpoint, resp, sent)
         source: AsyncIterator[bytes] = resp.aiter_bytes()
+        sniffer = StopSniffer(call.stop) if call.stop else None
+        if sniffer is not None:
+            source = _sniffed(source, sniffer)
         if prompter is not None:
             source = chat_chunks(source)
         if _media_type(resp) == "application/json":
@@ -744,7 +740,7 @@ def create_app(config: ServerConfig) -> Starlette:
         counters.streams += 1
         wire = endpoint.wire(call, body.get("model") or "")
         return StreamingResponse(
-            relay(resp, source, parser, wire, scrubber(request)),
+            relay(resp, source, parser, wire, scrubber(request), sniffer),
             media_type="text/event-stream",
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
@@ -755,9 +751,11 @@ def create_app(config: ServerConfig) -> Starlette:
         parser: StreamParser,
         wire: Wire,
         scrub: Callable[[str], str],
+        sniffer: StopSniffer | None = None,
     ) -> AsyncIterator[bytes]:
         failure: dict[str, Any] | None = None
         rejected = 0
+        calls = WrittenCalls()  # a cut call's arguments as the model wrote them
 
         def broke(exc: Exception) -> dict[str, Any]:
             # A parser that raises is a bug in streamcall; the client's stream ends the way
@@ -788,7 +786,7 @@ def create_app(config: ServerConfig) -> Starlette:
                         )
                         + b"\n"
                     )
-            parts.append(wire.feed(events, rejected))
+            parts.append(wire.feed(calls.apply(events), rejected))
             return b"".join(parts)
 
         try:
@@ -832,7 +830,8 @@ def create_app(config: ServerConfig) -> Starlette:
             if failure is not None:
                 yield wire.fail(failure)
             else:
-                yield wire.end(parser.message.finish_reason, rejected)
+                stop = sniffer.matched if sniffer is not None else None
+                yield wire.end(parser.message.finish_reason, rejected, stop)
         finally:
             await resp.aclose()
 
@@ -886,7 +885,8 @@ def create_app(config: ServerConfig) -> Starlette:
                     endpoint=endpoint,
                 )
             rejected += parser.rejected
-            parsed.append(Parsed(choice, events, message))
+            events = WrittenCalls().apply(events)
+            parsed.append(Parsed(choice, events, as_written(message, events)))
         counters.rejected_chunks += rejected
         return JSONResponse(endpoint.answer(call, whole, parsed, rejected))
 
@@ -898,6 +898,57 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def messages(request: Request) -> Response:
         return await answer(request, MESSAGES)
+
+    async def count_tokens(request: Request) -> Response:
+        """``POST /v1/messages/count_tokens`` (``server/count.py``)."""
+        counters.requests += 1
+        try:
+            body = json.loads(await read_body(request))
+            if not isinstance(body, dict):
+                raise BadRequest("the request body must be a JSON object")
+            if "max_tokens" in body:
+                raise BadRequest("max_tokens: not a member of a count_tokens request", "max_tokens")
+            call = messages_request({**body, "max_tokens": 1})
+            chat = validate(call.chat, prompter is not None)
+            renders = prompter or (prompter_for(config) if config.model_dir else None)
+            prompt = renders.prompt(chat).text if renders is not None else None
+        except (BadRequest, ValueError, TypeError, TemplateError, RecursionError, _TooLarge) as exc:
+            counters.bad_requests += 1
+            status = 413 if isinstance(exc, _TooLarge) else 400
+            what = str(exc) or "the request body is larger than this proxy accepts"
+            if isinstance(exc, ValueError | TypeError) and not isinstance(exc, BadRequest):
+                what = f"the request body is not a Messages request: {exc}"
+            param = exc.param if isinstance(exc, BadRequest) else None
+            return _error(status, what, "invalid_request_error", param, endpoint=MESSAGES)
+        counted = local_count(config.model_dir, prompt)
+        if counted is not None:
+            return JSONResponse({"input_tokens": counted})
+        root = config.upstream.rstrip("/") if config.upstream else ""
+        root = root[: -len("/v1")] if root.endswith("/v1") else root
+        try:
+            resp = await client().post(
+                f"{root}/tokenize",
+                json=tokenize_body(chat, prompt),
+                headers=upstream_headers(request),
+            )
+            if resp.status_code != 200:
+                raise CountUnavailable(
+                    f"the upstream {shown_upstream} answers {resp.status_code} to POST "
+                    f"/tokenize: {scrubber(request)(resp.text[:300])}"
+                )
+            return JSONResponse({"input_tokens": read_count(resp.json())})
+        except (CountUnavailable, ValueError, httpx.HTTPError) as exc:
+            what = scrubber(request)(
+                _describe(exc) if isinstance(exc, httpx.HTTPError) else str(exc)
+            )
+            return _error(
+                501,
+                f"cannot count tokens exactly: {what}. The proxy counts with the upstream's "
+                "/tokenize (vLLM, SGLang and llama.cpp serve one), or with --model-dir and its "
+                "tokenizer.json when the tokenizers package is installed",
+                "api_error",
+                endpoint=MESSAGES,
+            )
 
     async def models(request: Request) -> Response:
         try:
@@ -939,6 +990,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 "reasoning": config.reasoning,
                 "upstream_tools": config.upstream_tools,
                 "unknown_calls": config.unknown_calls,
+                "hosted_tools": {"mode": config.hosted_tools, "dropped": dict(dropped)},
                 "prompt_template": prompter.source if prompter is not None else None,
                 "client_key_required": bool(config.client_keys),
                 "pid": os.getpid(),
@@ -967,6 +1019,7 @@ def create_app(config: ServerConfig) -> Starlette:
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
             Route("/v1/responses", responses, methods=["POST"]),
             Route("/v1/messages", messages, methods=["POST"]),
+            Route("/v1/messages/count_tokens", count_tokens, methods=["POST"]),
             Route("/v1/models", models, methods=["GET"]),
             Route("/health", health, methods=["GET"]),
         ],
@@ -996,6 +1049,13 @@ def prompter_for(config: ServerConfig) -> Prompter:
             "chat template renders the prompt"
         )
     return Prompter(format=fmt)
+
+
+async def _sniffed(source: AsyncIterator[bytes], sniffer: StopSniffer) -> AsyncIterator[bytes]:
+    """The upstream's bytes as they come, each read shown to ``sniffer`` first."""
+    async for data in source:
+        sniffer.see(data)
+        yield data
 
 
 def _media_type(resp: httpx.Response) -> str:

@@ -8,7 +8,8 @@ of ``streamcall`` events into the chunk dicts a client of the OpenAI API expects
 - ``ToolCallStart`` -> a ``tool_calls`` fragment with ``index``, ``id``, ``type`` and
   ``function.name`` (and ``arguments: ""``); ``ToolCallArgs`` -> a fragment with only
   ``index`` and ``function.arguments``, sent as it arrives, before the call ends.
-- ``Finish`` -> an empty delta with ``finish_reason`` (``tool_calls`` once calls were made).
+- ``Finish`` -> an empty delta with ``finish_reason`` (``tool_calls`` once a call the
+  model finished was made; a call that ended incomplete leaves the upstream's reason).
 - ``UsageEvent`` -> a usage chunk (``choices: []``), as OpenAI sends it, with the whole
   usage object the upstream sent (details and provider members included).
 - ``StreamError`` -> no chunk: kept in ``errors`` for the server to report out of band.
@@ -36,6 +37,7 @@ from streamcall.events import (
     StreamError,
     Text,
     ToolCallArgs,
+    ToolCallEnd,
     ToolCallStart,
     UsageEvent,
 )
@@ -49,7 +51,7 @@ _ENCODER = SSEEncoder()
 class ChunkEmitter:
     """One response's chunks: events in, ``chat.completion.chunk`` dicts out."""
 
-    __slots__ = ("calls", "created", "errors", "finished", "id", "model", "role_sent")
+    __slots__ = ("calls", "created", "cut", "errors", "finished", "id", "model", "role_sent")
 
     def __init__(self, completion_id: str, model: str, created: int | None = None) -> None:
         self.id = completion_id
@@ -58,6 +60,7 @@ class ChunkEmitter:
         self.role_sent = False
         self.finished = False
         self.calls = 0
+        self.cut = 0  # calls that ended incomplete
         self.errors: list[StreamError] = []
 
     def _chunk(self, delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
@@ -126,11 +129,14 @@ class ChunkEmitter:
                 delta, kind = None, ""
             elif isinstance(ev, StreamError):
                 self.errors.append(ev)
-            # ToolCallEnd needs no chunk: the arguments were all sent as they arrived
+            elif isinstance(ev, ToolCallEnd) and ev.incomplete:
+                # no chunk (the arguments were all sent as they arrived): counted
+                self.cut += 1
         return out
 
     def finish_reason(self, reason: str | None) -> str:
-        if self.calls and reason in (None, "stop"):
+        """``tool_calls`` once a call the model finished was made, else the upstream's."""
+        if self.calls > self.cut and reason in (None, "stop"):
             return "tool_calls"
         return reason or "stop"
 
@@ -163,7 +169,7 @@ class ChatWire:
             parts.append(_ENCODER.encode_json(chunk))
         return b"".join(parts)
 
-    def end(self, reason: str | None, rejected: int) -> bytes:
+    def end(self, reason: str | None, rejected: int, stop: str | None = None) -> bytes:
         out = b""
         if not self.emitter.finished:
             final = self.emitter.final(reason)

@@ -63,8 +63,11 @@ from streamcall.server.api import (
     Parsed,
     answer_events,
     error_message,
+    matched_stop,
     new_id,
 )
+from streamcall.server.fields import check_types
+from streamcall.server.tools import ToolSet, messages_tools
 from streamcall.sse import SSEEncoder
 
 __all__ = ["MessagesWire", "anthropic_error", "chat_request", "message_answer"]
@@ -97,10 +100,49 @@ def anthropic_error(status: int, body: dict[str, Any]) -> dict[str, Any]:
 # -- the request ----------------------------------------------------------------------------
 
 
+#: members read and honoured (the module docstring says how), with their JSON kinds
+_HONOURED = {
+    "model": "string",
+    "max_tokens": "integer",
+    "messages": "list",
+    "system": "",
+    "stop_sequences": "list",
+    "stream": "boolean",
+    "temperature": "number",
+    "top_p": "number",
+    "top_k": "integer",
+    "tools": "list",
+    "tool_choice": "object",
+    "thinking": "object",
+    "output_config": "object",
+    "chat_template_kwargs": "object",  # streamcall's: the chat template's switches
+}
+#: members accepted and ignored on purpose, with the reason (README, "Agent APIs")
+IGNORED = {
+    "metadata": "a user id for Anthropic's abuse tracking; nothing here tracks users",
+    "service_tier": "one upstream, one tier",
+    "cache_control": "the upstream's prefix cache works on its own (so does cache_control "
+    "on blocks, tools and system parts)",
+    "inference_geo": "one upstream, in one place",
+    "speed": "one upstream, one speed",
+    "diagnostics": "nothing is collected",
+    "user_profile_id": "one upstream, no profiles",
+    "workspace_id": "one upstream, no workspaces",
+    "context_management": "the proxy stores no context: the client sends the whole "
+    "conversation, as it edits it, each time",
+}
+#: members the proxy cannot honour: a 400 when they are set
+_REFUSED = {
+    "container": "a code-execution container runs on Anthropic's servers",
+    "mcp_servers": "the proxy runs no MCP client: give the MCP tools as client tools",
+}
+
+
 def chat_request(body: Any) -> Call:
     """A Messages request as the chat request sent upstream (module docstring)."""
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
+    _members(body)
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise BadRequest("model: field required (a string)", "model")
@@ -115,9 +157,11 @@ def chat_request(body: Any) -> Call:
     messages: list[dict[str, Any]] = []
     system = body.get("system")
     if system is not None:
-        messages.append({"role": "system", "content": _system(system)})
+        messages.append({"role": "system", "content": _system(system, "system")})
     for number, message in enumerate(given):
         _message(message, number, messages)
+    if not any(m["role"] != "system" for m in messages):
+        raise BadRequest("messages: holds no user or assistant message", "messages")
     chat: dict[str, Any] = {"model": model, "messages": messages, "max_tokens": max_tokens}
     for key in _SHARED:
         if body.get(key) is not None:
@@ -128,31 +172,75 @@ def chat_request(body: Any) -> Call:
             raise BadRequest("stop_sequences: must be a list of strings", "stop_sequences")
         if stops:
             chat["stop"] = stops
-    tools = body.get("tools")
-    if tools is not None:
-        chat["tools"] = _tools(tools)
-        if not chat["tools"]:
-            del chat["tools"]
+    found = messages_tools(body["tools"]) if body.get("tools") is not None else None
+    if found is not None and found.tools:
+        chat["tools"] = found.tools
     if body.get("tool_choice") is not None:
-        _tool_choice(body["tool_choice"], chat)
+        _tool_choice(body["tool_choice"], chat, found)
     _thinking(body.get("thinking"), body.get("chat_template_kwargs"), chat)
+    _output_config(body.get("output_config"), chat)
     stream = body.get("stream")
-    if stream is not None and not isinstance(stream, bool):
-        raise BadRequest("stream: must be a boolean", "stream")
     if stream:
         chat["stream"] = True
         chat["stream_options"] = {"include_usage": True}
-    return Call(chat, {"model": model})
+    return Call(
+        chat,
+        {"model": model},
+        hosted=found.hosted if found is not None else [],
+        stop=list(stops or []),
+    )
 
 
-def _system(system: Any) -> str:
+def _members(body: dict[str, Any]) -> None:
+    """Every member is honoured, ignored on purpose or refused with its reason; each
+    honoured one is of its JSON kind."""
+    for key, value in body.items():
+        if key in _HONOURED or key in IGNORED:
+            continue
+        if key in _REFUSED:
+            if value is not None:
+                raise BadRequest(f"{key}: not supported here: {_REFUSED[key]}", key)
+            continue
+        raise BadRequest(
+            f"{key}: unknown member of a Messages request (streamcall serve reads "
+            f"{', '.join(sorted(_HONOURED))}; it ignores {', '.join(sorted(IGNORED))})",
+            key,
+        )
+    check_types(body, {k: v for k, v in _HONOURED.items() if v}, lambda key: f"{key}:")
+
+
+def _output_config(config: Any, chat: dict[str, Any]) -> None:
+    if config is None:
+        return
+    effort = config.get("effort")
+    if effort is not None:
+        if not isinstance(effort, str):
+            raise BadRequest("output_config.effort: must be a string", "output_config")
+        chat["reasoning_effort"] = effort
+    fmt = config.get("format")
+    if fmt is None:
+        return
+    if not isinstance(fmt, dict) or fmt.get("type") != "json_schema":
+        raise BadRequest("output_config.format.type: must be json_schema", "output_config")
+    schema = fmt.get("schema")
+    if not isinstance(schema, dict):
+        raise BadRequest(
+            "output_config.format.schema: must be a JSON schema object", "output_config"
+        )
+    chat["response_format"] = {
+        "type": "json_schema",
+        "json_schema": {"name": "output", "schema": schema},
+    }
+
+
+def _system(system: Any, where: str) -> str:
     if isinstance(system, str):
         return system
     if isinstance(system, list):
         texts = [b.get("text") for b in system if isinstance(b, dict) and b.get("type") == "text"]
         if len(texts) == len(system) and all(isinstance(t, str) for t in texts):
             return "\n\n".join(str(t) for t in texts)
-    raise BadRequest("system: must be a string or a list of text blocks", "system")
+    raise BadRequest(f"{where}: must be a string or a list of text blocks", where)
 
 
 def _image(block: dict[str, Any], where: str) -> dict[str, Any]:
@@ -207,6 +295,11 @@ def _message(message: Any, number: int, messages: list[dict[str, Any]]) -> None:
     if not isinstance(message, dict):
         raise BadRequest(f"{where}: must be an object", where)
     role = message.get("role")
+    if role == "system":
+        # not in Anthropic's API, but in its SDK's MessageParam, and sent (Claude Code):
+        # a system message where it stands
+        messages.append({"role": "system", "content": _system(message.get("content"), where)})
+        return
     if role not in ("user", "assistant"):
         raise BadRequest(f"{where}.role: must be user or assistant, not {role!r}", where)
     content = message.get("content")
@@ -247,8 +340,9 @@ def _message(message: Any, number: int, messages: list[dict[str, Any]]) -> None:
                 }
             )
         elif kind == "thinking" and role == "assistant":
-            if isinstance(block.get("thinking"), str):
-                thinking.append(block["thinking"])
+            if not isinstance(block.get("thinking"), str):
+                raise BadRequest(f"{at}.thinking: must be a string", at)
+            thinking.append(block["thinking"])
         elif kind == "redacted_thinking" and role == "assistant":
             continue
         else:
@@ -270,35 +364,16 @@ def _message(message: Any, number: int, messages: list[dict[str, Any]]) -> None:
     messages.append(out)
 
 
-def _tools(tools: Any) -> list[dict[str, Any]]:
-    if not isinstance(tools, list):
-        raise BadRequest("tools: must be a list of tools", "tools")
-    out: list[dict[str, Any]] = []
-    for number, tool in enumerate(tools):
-        where = f"tools.{number}"
-        if not isinstance(tool, dict):
-            raise BadRequest(f"{where}: must be an object", where)
-        kind = tool.get("type")
-        if kind not in (None, "custom"):
-            raise BadRequest(
-                f"{where}.type: {kind!r} is a server tool, which streamcall serve cannot run; "
-                "give client tools (name, description, input_schema)",
-                where,
-            )
-        name, schema = tool.get("name"), tool.get("input_schema")
-        if not isinstance(name, str) or not name:
-            raise BadRequest(f"{where}.name: field required", where)
-        if not isinstance(schema, dict):
-            raise BadRequest(f"{where}.input_schema: field required (a JSON schema object)", where)
-        function: dict[str, Any] = {"name": name, "parameters": schema}
-        if isinstance(tool.get("description"), str):
-            function["description"] = tool["description"]
-        out.append({"type": "function", "function": function})
-    return out
-
-
-def _tool_choice(choice: Any, chat: dict[str, Any]) -> None:
+def _tool_choice(choice: Any, chat: dict[str, Any], found: ToolSet | None) -> None:
     kind = choice.get("type") if isinstance(choice, dict) else None
+    if kind == "tool" and isinstance(choice.get("name"), str):
+        name = choice["name"]
+        if found is None or name not in found.names:
+            raise BadRequest(
+                f"tool_choice.name: {name!r} is not a client tool of this request (server "
+                "tools are not offered to the model)",
+                "tool_choice",
+            )
     if kind == "auto":
         chat["tool_choice"] = "auto"
     elif kind == "any":
@@ -360,8 +435,10 @@ class MessagesWire:
         self.open: int | None = None  # the open text or thinking block
         self.calls: dict[int, int] = {}  # event call index -> block index
         self.args: dict[int, list[str]] = {}  # block index -> argument pieces
-        self.made_calls = False
+        self.made_calls = False  # a call the model finished was made
+        self.cut: list[int] = []  # blocks of calls that ended incomplete
         self.reason: str | None = None
+        self.matched: str | None = None  # the client's stop sequence that ended the answer
         self.usage: UsageEvent | None = None
         self._out: list[dict[str, Any]] = []
 
@@ -379,11 +456,12 @@ class MessagesWire:
         self.apply(events)
         return self._take()
 
-    def end(self, reason: str | None, rejected: int = 0) -> bytes:
+    def end(self, reason: str | None, rejected: int = 0, stop: str | None = None) -> bytes:
         self.close(reason)
+        self.matched = stop
         delta: dict[str, Any] = {
             "type": "message_delta",
-            "delta": {"stop_reason": self.stop_reason(), "stop_sequence": None},
+            "delta": {"stop_reason": self.stop_reason(), "stop_sequence": self.stop_sequence()},
             "usage": usage_json(self.usage),
         }
         if rejected:
@@ -427,8 +505,9 @@ class MessagesWire:
                 )
                 self._emit({"type": "content_block_delta", "index": index, "delta": delta})
             elif isinstance(ev, ToolCallStart):
-                self.made_calls = True
-                index = self._start({"type": "tool_use", "id": ev.id, "name": ev.name, "input": {}})
+                # Anthropic's ids start with toolu_ (an upstream's own, in pass mode, may not)
+                ident = ev.id if ev.id.startswith("toolu_") else f"toolu_{ev.id}"
+                index = self._start({"type": "tool_use", "id": ident, "name": ev.name, "input": {}})
                 self.calls[ev.index] = index
                 self.args[index] = []
             elif isinstance(ev, ToolCallArgs):
@@ -440,7 +519,11 @@ class MessagesWire:
             elif isinstance(ev, ToolCallEnd):
                 found = self.calls.pop(ev.index, None)
                 if found is not None:
-                    self._stop_call(found, ev.arguments)
+                    if ev.incomplete:
+                        self.cut.append(found)
+                    else:
+                        self.made_calls = True
+                    self._stop_call(found, ev.arguments, ev.incomplete)
             elif isinstance(ev, Finish):
                 if ev.choice == 0:
                     self.reason = ev.reason
@@ -454,7 +537,8 @@ class MessagesWire:
             self.reason = reason
         self._stop_open()
         for index in list(self.calls.values()):
-            self._stop_call(index, "".join(self.args.get(index, [])))
+            self.cut.append(index)
+            self._stop_call(index, "".join(self.args.get(index, [])), True)
         self.calls.clear()
 
     def stop_reason(self) -> str:
@@ -462,7 +546,16 @@ class MessagesWire:
             return "max_tokens"
         if self.made_calls:
             return "tool_use"
+        if self.stop_sequence() is not None:
+            return "stop_sequence"
         return _STOP_REASONS.get(self.reason or "stop", "end_turn")
+
+    def stop_sequence(self) -> str | None:
+        """The client's stop sequence that ended the answer, when the upstream said which
+        (``stop_reason`` in vLLM's choices, ``matched_stop`` in SGLang's)."""
+        if self.matched is not None and self.reason in (None, "stop") and not self.made_calls:
+            return self.matched
+        return None
 
     def message(self) -> dict[str, Any]:
         """The ``message`` object as it stands."""
@@ -473,7 +566,7 @@ class MessagesWire:
             "model": self.model,
             "content": [dict(block) for block in self.blocks],
             "stop_reason": self.stop_reason(),
-            "stop_sequence": None,
+            "stop_sequence": self.stop_sequence(),
             "usage": usage_json(self.usage),
         }
 
@@ -496,12 +589,14 @@ class MessagesWire:
             self._emit({"type": "content_block_delta", "index": index, "delta": delta})
         self._emit({"type": "content_block_stop", "index": index})
 
-    def _stop_call(self, index: int, arguments: str) -> None:
+    def _stop_call(self, index: int, arguments: str, incomplete: bool = False) -> None:
         try:
-            value = json.loads(arguments) if arguments.strip() else {}
+            value = json.loads(arguments) if arguments.strip() and not incomplete else {}
         except ValueError:
             value = {}
         self.blocks[index]["input"] = value if isinstance(value, dict) else {}
+        if incomplete:
+            self.blocks[index]["arguments"] = arguments  # what the model wrote
         self._emit({"type": "content_block_stop", "index": index})
 
     # -- output -----------------------------------------------------------------------------
@@ -523,7 +618,20 @@ def message_answer(
     events, reason = answer_events(answer, parsed)
     wire.apply(events)
     wire.close(reason)
+    wire.matched = matched_stop(parsed[0].choice if parsed else None, call.stop)
     out = wire.message()
+    extra: dict[str, Any] = {}
+    if wire.cut:
+        # a call the model did not finish is not one to run: not a tool_use block
+        cut = [out["content"][index] for index in wire.cut]
+        out["content"] = [b for i, b in enumerate(out["content"]) if i not in set(wire.cut)]
+        extra["incomplete_calls"] = [
+            {"id": b["id"], "name": b["name"], "arguments": b["arguments"]} for b in cut
+        ]
+    for block in out["content"]:
+        block.pop("arguments", None)
     if rejected:
-        out["streamcall"] = {"rejected_chunks": rejected}
+        extra["rejected_chunks"] = rejected
+    if extra:
+        out["streamcall"] = extra
     return out

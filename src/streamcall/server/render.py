@@ -83,8 +83,9 @@ def _as_chat_choice(choice: Any, streamed: bool) -> Any:
     }
     if streamed:
         del inner["role"]
-    if "logprobs" in choice:
-        out["logprobs"] = choice["logprobs"]
+    for key in ("logprobs", "stop_reason", "matched_stop"):  # the stop string that matched
+        if key in choice:
+            out[key] = choice[key]
     return out
 
 

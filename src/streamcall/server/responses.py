@@ -50,6 +50,7 @@ pieces), the finish reason and the usage.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -67,11 +68,14 @@ from streamcall.events import (
 from streamcall.server.api import (
     BadRequest,
     Call,
+    Offered,
     Parsed,
     answer_events,
     error_message,
     new_id,
 )
+from streamcall.server.fields import check_types
+from streamcall.server.tools import ToolSet, responses_tools
 from streamcall.sse import SSEEncoder
 
 __all__ = ["ResponsesWire", "chat_request", "response_answer"]
@@ -110,6 +114,68 @@ _ECHOED = (
     "top_p",
     "user",
 )
+#: members read and honoured (the module docstring says how), with their JSON kinds
+_HONOURED = {
+    "model": "string",
+    "input": "",
+    "instructions": "string",
+    "max_output_tokens": "integer",
+    "tools": "list",
+    "tool_choice": "",
+    "parallel_tool_calls": "boolean",
+    "reasoning": "object",
+    "text": "object",
+    "temperature": "number",
+    "top_p": "number",
+    "stream": "boolean",
+    "stream_options": "object",
+    "metadata": "object",
+    "user": "string",
+    "store": "boolean",
+    "background": "boolean",
+    # passed on as the chat request's (engine extensions; streamcall's switches)
+    "seed": "integer",
+    "presence_penalty": "number",
+    "frequency_penalty": "number",
+    "top_k": "integer",
+    "min_p": "number",
+    "repetition_penalty": "number",
+    "chat_template_kwargs": "object",
+    **dict.fromkeys(_STATEFUL, ""),
+}
+#: members accepted and ignored on purpose, with the reason (README, "Agent APIs")
+IGNORED = {
+    "include": "the answer carries what it has (reasoning as text, no encrypted content, "
+    "no logprobs, no sources)",
+    "truncation": "the proxy cuts nothing: the upstream refuses a prompt too long for it",
+    "service_tier": "one upstream, one tier",
+    "prompt_cache_key": "the upstream's prefix cache works on its own",
+    "prompt_cache_retention": "the upstream's prefix cache works on its own",
+    "prompt_cache_options": "the upstream's prefix cache works on its own",
+    "safety_identifier": "nothing here tracks users",
+    "max_tool_calls": "counts hosted tool calls, which are not offered to the model",
+    "top_logprobs": "the answer carries no logprobs",
+    "context_management": "the proxy stores no context: the client sends the whole "
+    "conversation each time",
+    "moderation": "no moderation here",
+    "access_programs": "no programs here",
+    "background_options": "background responses are refused",
+    "image": "no image generation here",
+    "client_metadata": "the client's own bookkeeping",
+}
+
+
+def _members(body: dict[str, Any]) -> None:
+    """Every member is honoured, ignored on purpose, or a 400 that names it."""
+    for key in body:
+        if key not in _HONOURED and key not in IGNORED:
+            raise BadRequest(
+                f"'{key}' is not a member of a Responses request that streamcall serve "
+                f"knows (it reads {', '.join(sorted(_HONOURED))}; it ignores "
+                f"{', '.join(sorted(IGNORED))})",
+                key,
+            )
+    check_types(body, {k: v for k, v in _HONOURED.items() if v})
 
 
 # -- the request ----------------------------------------------------------------------------
@@ -119,6 +185,7 @@ def chat_request(body: Any) -> Call:
     """A Responses request as the chat request sent upstream (module docstring)."""
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
+    _members(body)
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise BadRequest("'model' is required (a string)", "model")
@@ -134,18 +201,17 @@ def chat_request(body: Any) -> Call:
         raise BadRequest(
             "'background' responses need stored state; streamcall serve keeps none", "background"
         )
+    found = responses_tools(body["tools"]) if body.get("tools") is not None else ToolSet()
     messages: list[dict[str, Any]] = []
     instructions = body.get("instructions")
     if instructions is not None:
-        if not isinstance(instructions, str):
-            raise BadRequest("'instructions' must be a string", "instructions")
         messages.append({"role": "system", "content": instructions})
     given = body.get("input")
     if isinstance(given, str):
         messages.append({"role": "user", "content": given})
     elif isinstance(given, list):
         for number, item in enumerate(given):
-            _input_item(item, number, messages)
+            _input_item(item, number, messages, found)
     elif given is None:
         raise BadRequest("'input' is required (a string or a list of input items)", "input")
     else:
@@ -158,25 +224,20 @@ def chat_request(body: Any) -> Call:
             chat[key] = body[key]
     if body.get("max_output_tokens") is not None:
         chat["max_tokens"] = body["max_output_tokens"]
-    tools = body.get("tools")
-    if tools is not None:
-        chat["tools"] = _tools(tools)
-        if not chat["tools"]:
-            del chat["tools"]
+    if found.tools:
+        chat["tools"] = found.tools
     choice = body.get("tool_choice")
     if choice is not None:
-        chat["tool_choice"] = _tool_choice(choice)
+        _tool_choice(choice, chat, found)
     _reasoning(body.get("reasoning"), body.get("chat_template_kwargs"), chat)
     _text_format(body.get("text"), chat)
-    stream = body.get("stream")
-    if stream is not None and not isinstance(stream, bool):
-        raise BadRequest("'stream' must be a boolean", "stream")
-    if stream:
+    if body.get("stream"):
         chat["stream"] = True
         chat["stream_options"] = {"include_usage": True}
     context = {key: body[key] for key in _ECHOED if key in body}
     context["model"] = model
-    return Call(chat, context)
+    names = {shown: o for shown, o in found.names.items() if o.kind != "function" or o.namespace}
+    return Call(chat, context, names=names, hosted=found.hosted)
 
 
 def _text(content: Any, where: str) -> str | list[dict[str, Any]]:
@@ -219,7 +280,7 @@ def _assistant(messages: list[dict[str, Any]]) -> dict[str, Any]:
     return new
 
 
-def _input_item(item: Any, number: int, messages: list[dict[str, Any]]) -> None:
+def _input_item(item: Any, number: int, messages: list[dict[str, Any]], found: ToolSet) -> None:
     where = f"input[{number}]"
     if not isinstance(item, dict):
         raise BadRequest(f"{where} must be an object", where)
@@ -245,20 +306,31 @@ def _input_item(item: Any, number: int, messages: list[dict[str, Any]]) -> None:
             messages.append({"role": "assistant", "content": content})
             return
         messages.append({"role": "system" if role == "developer" else role, "content": content})
-    elif kind == "function_call":
-        call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+    elif kind in ("function_call", "custom_tool_call"):
+        call_id, name = item.get("call_id"), item.get("name")
         if not isinstance(call_id, str) or not isinstance(name, str):
-            raise BadRequest(f"{where}: a function_call needs 'call_id' and 'name'", where)
-        if not isinstance(arguments, str):
-            raise BadRequest(f"{where}.arguments must be a string (JSON text)", where)
+            raise BadRequest(f"{where}: a {kind} needs 'call_id' and 'name'", where)
+        if kind == "function_call":
+            arguments = item.get("arguments")
+            if not isinstance(arguments, str):
+                raise BadRequest(f"{where}.arguments must be a string (JSON text)", where)
+        else:
+            given = item.get("input")
+            if not isinstance(given, str):
+                raise BadRequest(f"{where}.input must be a string", where)
+            arguments = json.dumps({"input": given}, ensure_ascii=False)
+        space = item.get("namespace")
+        if space is not None and not isinstance(space, str):
+            raise BadRequest(f"{where}.namespace must be a string", where)
+        name = found.offered_name(name, space) or name
         target = _assistant(messages)
         target.setdefault("tool_calls", []).append(
             {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
         )
-    elif kind == "function_call_output":
+    elif kind in ("function_call_output", "custom_tool_call_output"):
         call_id, output = item.get("call_id"), item.get("output")
         if not isinstance(call_id, str):
-            raise BadRequest(f"{where}: a function_call_output needs 'call_id'", where)
+            raise BadRequest(f"{where}: a {kind} needs 'call_id'", where)
         text = _text(output, f"{where}.output")
         if not isinstance(text, str):
             raise BadRequest(f"{where}.output: only text outputs are supported", where)
@@ -277,7 +349,7 @@ def _input_item(item: Any, number: int, messages: list[dict[str, Any]]) -> None:
     else:
         raise BadRequest(
             f"{where}.type {kind!r} is not supported (message, function_call, "
-            "function_call_output, reasoning)",
+            "function_call_output, custom_tool_call, custom_tool_call_output, reasoning)",
             where,
         )
 
@@ -290,40 +362,46 @@ def _parts_text(parts: Any) -> str:
     )
 
 
-def _tools(tools: Any) -> list[dict[str, Any]]:
-    if not isinstance(tools, list):
-        raise BadRequest("'tools' must be a list of tools", "tools")
-    out: list[dict[str, Any]] = []
-    for number, tool in enumerate(tools):
-        where = f"tools[{number}]"
-        if not isinstance(tool, dict):
-            raise BadRequest(f"{where} must be an object", where)
-        if tool.get("type") != "function":
-            raise BadRequest(
-                f"{where}.type {tool.get('type')!r} is not supported: streamcall serve "
-                "passes function tools only (the model's calls come back to you to run)",
-                where,
-            )
-        name = tool.get("name")
-        if not isinstance(name, str) or not name:
-            raise BadRequest(f"{where}.name is required", where)
-        function: dict[str, Any] = {"name": name}
-        for key in ("description", "parameters", "strict"):
-            if tool.get(key) is not None:
-                function[key] = tool[key]
-        out.append({"type": "function", "function": function})
-    return out
-
-
-def _tool_choice(choice: Any) -> Any:
+def _tool_choice(choice: Any, chat: dict[str, Any], found: ToolSet) -> None:
+    """``auto``, ``none``, ``required``; a function or custom tool by name (in its
+    namespace); ``allowed_tools`` (only those offered, ``auto`` or ``required``). A hosted
+    tool cannot be chosen: it is not offered."""
     if choice in ("auto", "none", "required"):
-        return choice
-    if isinstance(choice, dict) and choice.get("type") == "function":
-        name = choice.get("name")
-        if isinstance(name, str):
-            return {"type": "function", "function": {"name": name}}
+        chat["tool_choice"] = choice
+        return
+    kind = choice.get("type") if isinstance(choice, dict) else None
+    if kind in ("function", "custom") and isinstance(choice.get("name"), str):
+        shown = found.offered_name(choice["name"], choice.get("namespace"))
+        if shown is None:
+            raise BadRequest(
+                f"'tool_choice' names {choice['name']!r}, which is not a {kind} tool of "
+                "this request",
+                "tool_choice",
+            )
+        chat["tool_choice"] = {"type": "function", "function": {"name": shown}}
+        return
+    if kind == "allowed_tools" and isinstance(choice.get("tools"), list):
+        mode = choice.get("mode", "auto")
+        if mode not in ("auto", "required"):
+            raise BadRequest("'tool_choice.mode' must be auto or required", "tool_choice")
+        allowed: set[str] = set()
+        for number, tool in enumerate(choice["tools"]):
+            name = tool.get("name") if isinstance(tool, dict) else None
+            shown = found.offered_name(name, tool.get("namespace")) if name else None
+            if shown is None:
+                raise BadRequest(
+                    f"'tool_choice.tools[{number}]' is not a function or custom tool of "
+                    "this request",
+                    "tool_choice",
+                )
+            allowed.add(shown)
+        chat["tools"] = [t for t in chat.get("tools", []) if t["function"]["name"] in allowed]
+        chat["tool_choice"] = mode
+        return
     raise BadRequest(
-        '\'tool_choice\' must be auto, none, required or {"type": "function", "name": ...}',
+        '\'tool_choice\' must be auto, none, required, {"type": "function", "name": ...}, '
+        '{"type": "custom", "name": ...} or {"type": "allowed_tools", ...} '
+        "(hosted tools are not offered, so cannot be chosen)",
         "tool_choice",
     )
 
@@ -396,14 +474,30 @@ class _Item:
 
 
 class _CallItem:
-    __slots__ = ("call_id", "id", "index", "name", "pieces")
+    __slots__ = ("call_id", "id", "index", "kind", "name", "namespace", "pieces")
 
-    def __init__(self, ident: str, index: int, call_id: str, name: str) -> None:
+    def __init__(
+        self, ident: str, index: int, call_id: str, name: str, offered: Offered | None
+    ) -> None:
         self.id = ident
         self.index = index
         self.call_id = call_id
-        self.name = name
+        # as the client named the tool (a namespace's member, a custom tool), else as called
+        self.kind = offered.kind if offered is not None else "function"
+        self.name = offered.name if offered is not None else name
+        self.namespace = offered.namespace if offered is not None else None
         self.pieces: list[str] = []
+
+    def input(self) -> str:
+        """A custom tool call's input: the ``input`` string the model was asked for."""
+        text = "".join(self.pieces)
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(value, dict) and isinstance(value.get("input"), str):
+            return str(value["input"])
+        return text
 
 
 class ResponsesWire:
@@ -418,6 +512,7 @@ class ResponsesWire:
         created_at: int | None = None,
     ) -> None:
         self.context = call.context
+        self.names = call.names
         self.model = model
         self.id = response_id or new_id("resp_")
         self.created_at = int(time.time()) if created_at is None else created_at
@@ -441,7 +536,7 @@ class ResponsesWire:
         self.apply(events)
         return self._take()
 
-    def end(self, reason: str | None, rejected: int = 0) -> bytes:
+    def end(self, reason: str | None, rejected: int = 0, stop: str | None = None) -> bytes:
         status = self.close(reason)
         kind = "response.completed" if status == "completed" else "response.incomplete"
         response = self.response(status)
@@ -484,7 +579,9 @@ class ResponsesWire:
                 )
             elif isinstance(ev, ToolCallStart):
                 self._close_open()
-                call = _CallItem(new_id("fc_"), len(self.items), ev.id, ev.name)
+                offered = self.names.get(ev.name)
+                prefix = "ctc_" if offered is not None and offered.kind == "custom" else "fc_"
+                call = _CallItem(new_id(prefix), len(self.items), ev.id, ev.name, offered)
                 self.items.append(None)
                 self.calls[ev.index] = call
                 self._emit(
@@ -496,6 +593,8 @@ class ResponsesWire:
                 found = self.calls.get(ev.index)
                 if found is not None and ev.delta:
                     found.pieces.append(ev.delta)
+                    if found.kind == "custom":
+                        continue  # its input is sent whole, decoded, when the call ends
                     self._emit(
                         "response.function_call_arguments.delta",
                         item_id=found.id,
@@ -630,24 +729,41 @@ class ResponsesWire:
         self._emit("response.output_item.done", output_index=item.index, item=done)
 
     def _call_json(self, call: _CallItem, status: str) -> dict[str, Any]:
-        return {
-            "id": call.id,
-            "type": "function_call",
-            "call_id": call.call_id,
-            "name": call.name,
-            "arguments": "".join(call.pieces),
-            "status": status,
-        }
+        if call.kind == "custom":
+            out: dict[str, Any] = {
+                "id": call.id,
+                "type": "custom_tool_call",
+                "call_id": call.call_id,
+                "name": call.name,
+                "input": call.input() if status != "in_progress" else "",
+            }
+        else:
+            out = {
+                "id": call.id,
+                "type": "function_call",
+                "call_id": call.call_id,
+                "name": call.name,
+                "arguments": "".join(call.pieces),
+                "status": status,
+            }
+        if call.namespace is not None:
+            out["namespace"] = call.namespace
+        return out
 
     def _close_call(self, call: _CallItem, status: str) -> None:
         item = self._call_json(call, status)
-        self._emit(
-            "response.function_call_arguments.done",
-            item_id=call.id,
-            output_index=call.index,
-            name=call.name,
-            arguments=item["arguments"],
-        )
+        where = {"item_id": call.id, "output_index": call.index}
+        if call.kind == "custom":
+            if item["input"]:
+                self._emit("response.custom_tool_call_input.delta", delta=item["input"], **where)
+            self._emit("response.custom_tool_call_input.done", input=item["input"], **where)
+        else:
+            self._emit(
+                "response.function_call_arguments.done",
+                name=call.name,
+                arguments=item["arguments"],
+                **where,
+            )
         self.items[call.index] = item
         self._emit("response.output_item.done", output_index=call.index, item=item)
 
