@@ -592,3 +592,39 @@ def test_every_member_the_sdks_send_is_honoured_ignored_or_refused() -> None:
     assert anthropic_keys - known == set()
     openai_keys = _keys(response_create_params.ResponseCreateParamsStreaming)
     assert openai_keys - (set(responses._HONOURED) | set(RESPONSES_IGNORED)) == set()
+
+
+def test_every_chat_member_has_its_rule_in_render_mode() -> None:
+    from openai.types.chat import completion_create_params
+
+    from streamcall.server import render
+
+    keys = _keys(completion_create_params.CompletionCreateParamsStreaming)
+    known = set(render._SHARED) | set(render.READ) | set(render.IGNORED) | set(render.REFUSED)
+    assert keys - known == set()
+
+
+def test_render_mode_refuses_what_it_cannot_do(stack: Stack) -> None:
+    resp = httpx.post(
+        f"{stack.urls['render']}/v1/chat/completions",
+        json={
+            "model": MODEL,
+            "messages": [{"role": "user", "content": "hi"}],
+            "audio": {"voice": "alloy", "format": "wav"},
+        },
+        timeout=20,
+    )
+    assert resp.status_code == 400
+    error = resp.json()["error"]
+    assert error["param"] == "audio" and "--upstream-tools render" in error["message"]
+    ok = _openai(stack, "render").chat.completions.create(
+        model=MODEL,
+        messages=[{"role": "user", "content": "hi"}],
+        logprobs=True,
+        top_logprobs=2,
+        metadata={"a": "b"},
+        extra_body={"ignore_eos": False, "min_tokens": 1},
+    )
+    assert ok.choices[0].message.content == "Hello! How can I help?"
+    sent = stack.upstream.last()
+    assert sent["logprobs"] == 2 and sent["min_tokens"] == 1 and "metadata" not in sent

@@ -25,6 +25,15 @@ Routes:
   ``Wire`` (the stream in its API's events: ``ChatWire``, ``ResponsesWire``,
   ``MessagesWire``), its whole answer and its error shape (OpenAI's, or Anthropic's
   ``{"type": "error", "error": {...}}`` on ``/v1/messages``).
+- ``POST /v1/messages/count_tokens``: the prompt's tokens, counted exactly by the
+  checkpoint's tokenizer (``--model-dir``) or the upstream's ``/tokenize``, else a 501
+  that says so (``server/count.py``).
+- Tools the client APIs have and the model cannot call (hosted tools: web search, code
+  interpreter, MCP, ...) are not offered to it: said once per type in the log and counted
+  in ``/health`` (``hosted_tools``), or, with ``hosted_tools="refuse"``, a 400 that names
+  the tool. A call the model did not finish reaches no client as runnable: its arguments
+  go out as the model wrote them, without the closing the parser adds
+  (``server/unfinished.py``), and the finish says why.
 - ``GET /v1/models``: passed through. ``GET /health``: the upstream probed
   (``GET {upstream}/models``), counters; ``"degraded"`` with the reason, and status 503,
   while the upstream cannot be reached.
@@ -105,7 +114,7 @@ from streamcall.server.count import CountUnavailable, local_count, read_count, t
 from streamcall.server.emit import ChatWire, message_json
 from streamcall.server.messages import MessagesWire, anthropic_error, message_answer
 from streamcall.server.messages import chat_request as messages_request
-from streamcall.server.render import chat_answer, chat_chunks, completion_body
+from streamcall.server.render import chat_answer, chat_chunks, completion_body, refused
 from streamcall.server.responses import ResponsesWire, response_answer
 from streamcall.server.responses import chat_request as responses_request
 from streamcall.server.unfinished import WrittenCalls, as_written
@@ -528,6 +537,11 @@ def create_app(config: ServerConfig) -> Starlette:
                     "is not told of them; --upstream-tools render writes them into the prompt"
                 )
             return "chat/completions", upstream_body(body, config.upstream_tools)
+        no = refused(body)
+        if no is not None:
+            raise BadRequest(
+                f"'{no[0]}' is not supported with --upstream-tools render: {no[1]}", no[0]
+            )
         try:
             return "completions", completion_body(body, prompter.prompt(body))
         except TemplateError as exc:

@@ -5,7 +5,8 @@ proxy's upstream path takes (every ``--upstream-tools`` mode, ``render`` include
 ``MessagesWire`` turns the streamcall events parsed from the upstream's answer into
 Anthropic's event stream, or (``message_answer``) into the ``message`` object.
 
-The request:
+The request (each member honoured, ignored on purpose (``IGNORED``, with the reason),
+or refused with a 400 that names it; a member of the wrong JSON type is a 400 too):
 
 - ``model``, ``max_tokens`` (-> ``max_tokens``) and ``messages`` are required, as in
   Anthropic's API; ``system`` (a string or text blocks) -> a first ``system`` message;
@@ -13,30 +14,47 @@ The request:
   parts); an assistant's ``tool_use`` blocks -> its ``tool_calls`` (``input`` as JSON
   text), its ``thinking`` blocks -> ``reasoning_content`` (``redacted_thinking`` is
   dropped: the upstream could not read it); a user's ``tool_result`` blocks -> ``tool``
-  messages (before the user's text, in order; ``is_error`` noted in the content);
-- ``tools``: client tools (``name``, ``description``, ``input_schema`` -> ``parameters``);
-  Anthropic's server tools (``web_search_...``, ``bash_...``) are a 400: no upstream runs
-  them; ``tool_choice``: ``auto`` -> ``auto``, ``any`` -> ``required``, ``tool`` -> the
-  named function, ``none`` -> ``none``; ``disable_parallel_tool_use`` ->
+  messages (before the user's text, in order; ``is_error`` noted in the content); an entry
+  with role ``system`` (the SDK's ``MessageParam`` allows it, and Claude Code sends one)
+  -> a ``system`` message where it stands; ``cache_control`` anywhere is ignored (the
+  upstream's prefix cache works on its own);
+- ``tools`` (``server/tools.py``): client tools (``name``, ``description``,
+  ``input_schema`` -> ``parameters``), ``bash_*`` and ``text_editor_*`` with the schemas
+  Anthropic documents; server tools (``web_search_*``, ``web_fetch_*``,
+  ``code_execution_*``, ``computer_*``, ``memory_*``, MCP, tool search) are not offered
+  (``Call.hosted``: the proxy drops them with a word, or refuses them);
+  ``tool_choice``: ``auto`` -> ``auto``, ``any`` -> ``required``, ``tool`` -> the named
+  function, ``none`` -> ``none``; ``disable_parallel_tool_use`` ->
   ``parallel_tool_calls: false``;
 - ``thinking``: ``enabled`` (any ``budget_tokens``) and ``disabled`` -> the thinking switch
   ``chat_template_kwargs.enable_thinking`` (the client's own ``chat_template_kwargs``
   win), as the chat path reads it; ``adaptive`` leaves the model's default;
-- ``stop_sequences`` -> ``stop``; ``temperature``, ``top_p``, ``top_k`` pass as they are.
+  ``output_config``: ``effort`` -> ``reasoning_effort``, ``format`` (a JSON schema) ->
+  ``response_format``;
+- ``stop_sequences`` -> ``stop`` (and ``Call.stop``: the answer's ``stop_reason`` is
+  ``stop_sequence``, with the one that matched, when the upstream says which: vLLM's
+  ``stop_reason``, SGLang's ``matched_stop``); ``temperature``, ``top_p``, ``top_k`` pass
+  as they are; ``container`` and ``mcp_servers`` are refused (they need Anthropic's
+  servers).
 
 The stream: ``message_start`` (usage ``input_tokens: 0``: the upstream reports usage
 only at the end), ``ping``, then content blocks indexed from 0 in the order they come:
 ``content_block_start`` (``text``, ``thinking`` with an empty ``signature``, ``tool_use``
-with the parser's ``toolu_`` id and ``input: {}``), ``content_block_delta``
+with the parser's ``toolu_`` id (an upstream's own id, in ``pass`` mode, gets the prefix)
+and ``input: {}``), ``content_block_delta``
 (``text_delta``, ``thinking_delta``, ``input_json_delta`` with the arguments as they
 stream; a thinking block ends with a ``signature_delta`` of ``""``: streamcall signs
 nothing, and ignores signatures sent back), ``content_block_stop``; then
-``message_delta`` (``stop_reason``: ``tool_use`` once calls were made, ``max_tokens`` at
-the token limit, else ``end_turn``; the usage: ``input_tokens``, ``output_tokens``, and
+``message_delta`` (``stop_reason``: ``tool_use`` once a call the model finished was made,
+``max_tokens`` at the token limit, ``stop_sequence`` (with ``stop_sequence``), else
+``end_turn``; the usage: ``input_tokens``, ``output_tokens``, and
 ``cache_read_input_tokens`` when the upstream reported cached tokens, which
 ``input_tokens`` then leaves out, as Anthropic counts them; ``streamcall:
 {"rejected_chunks": N}`` when upstream chunks were rejected) and ``message_stop``. A stream
-that breaks ends with ``event: error`` (``api_error``, what happened).
+that breaks ends with ``event: error`` (``api_error``, what happened). A call the model did
+not finish streams its ``input_json_delta`` as the model wrote it, with no closing (the
+proxy's ``WrittenCalls``); the whole message leaves it out of ``content`` and lists it in
+``streamcall.incomplete_calls`` (its name, id and arguments as written): not a call to run.
 
 State: the message id, the open block, the blocks so far, the finish reason, the usage.
 """

@@ -14,9 +14,13 @@ which are special tokens (``<|tool_call_begin|>``, ...) reach the parser (vLLM a
 read it; llama.cpp keeps special tokens in completions anyway and ignores the member);
 and the sampling members that the completions API shares with chat (``max_tokens``,
 ``temperature``, ``top_p``, ``seed``, penalties, ``stream_options``, ...).
-``max_completion_tokens`` becomes ``max_tokens``. Chat-only members (``messages``,
-``tools``, ``tool_choice``, ``response_format``, ``logprobs`` as a boolean, ...) are not
-sent.
+``max_completion_tokens`` becomes ``max_tokens``; ``logprobs`` with ``top_logprobs``
+becomes the completions API's ``logprobs`` count; ``response_format`` is passed on (vLLM
+and SGLang read it on both routes). Members read here (``READ``: the messages, tools and
+switches the prompt is rendered from) are not sent; members ignored on purpose
+(``IGNORED``, each with its reason) are not sent either; the members render mode cannot
+honour (``REFUSED``: audio, predicted outputs, web search, the deprecated functions) are a
+400 that names them; any other member (an engine's own) passes on as it came.
 
 A completion chunk that is not one (not JSON, no ``choices`` list) is passed on as it
 came, so that the chunk layer rejects it and the client is told, as for any other chunk.
@@ -31,7 +35,7 @@ from typing import Any
 from streamcall.prompt import Prompt
 from streamcall.sse import SSEDecoder, SSEEncoder
 
-__all__ = ["chat_answer", "chat_chunks", "completion_body"]
+__all__ = ["IGNORED", "READ", "REFUSED", "chat_answer", "chat_chunks", "completion_body", "refused"]
 
 _ENCODER = SSEEncoder()
 
@@ -56,11 +60,66 @@ _SHARED = (
 )
 
 
+#: chat members read where the prompt is rendered or the answer parsed, not sent on
+READ = (
+    "messages",
+    "tools",
+    "tool_choice",
+    "parallel_tool_calls",
+    "chat_template_kwargs",
+    "reasoning_effort",
+    "max_completion_tokens",
+    "logprobs",
+    "top_logprobs",
+    "response_format",
+    "stop",
+    "n",
+)
+#: chat members accepted and not sent, on purpose, with the reason (README)
+IGNORED = {
+    "metadata": "stored nowhere: the proxy stores nothing",
+    "store": "the proxy stores nothing",
+    "service_tier": "one upstream, one tier",
+    "prompt_cache_key": "the upstream's prefix cache works on its own",
+    "prompt_cache_retention": "the upstream's prefix cache works on its own",
+    "prompt_cache_options": "the upstream's prefix cache works on its own",
+    "safety_identifier": "nothing here tracks users",
+    "verbosity": "a switch of OpenAI's own models",
+    "moderation": "no moderation here",
+    "modalities": "text only: the completion is text",
+}
+#: chat members render mode cannot honour: a 400 when set
+REFUSED = {
+    "audio": "audio output needs a chat upstream that makes audio",
+    "prediction": "predicted outputs need OpenAI's server",
+    "web_search_options": "web search runs on OpenAI's server",
+    "functions": "the deprecated functions list: give 'tools'",
+    "function_call": "the deprecated function_call: give 'tool_choice'",
+}
+
+
+def refused(body: Mapping[str, Any]) -> tuple[str, str] | None:
+    """A member of a chat request that render mode cannot honour, and why (or None)."""
+    for key, why in REFUSED.items():
+        if body.get(key) is not None:
+            return key, why
+    return None
+
+
 def completion_body(body: Mapping[str, Any], prompt: Prompt) -> dict[str, Any]:
     """The ``/v1/completions`` request for a chat request and its rendered prompt."""
     out: dict[str, Any] = {k: body[k] for k in _SHARED if body.get(k) is not None}
     if "max_tokens" not in out and body.get("max_completion_tokens") is not None:
         out["max_tokens"] = body["max_completion_tokens"]
+    if body.get("logprobs"):
+        # chat's switch and count as the completions API's one number
+        out["logprobs"] = body.get("top_logprobs") or 0
+    if body.get("response_format") is not None:
+        out["response_format"] = body["response_format"]  # vLLM and SGLang read it here too
+    for key, value in body.items():
+        # anything else, an engine's own member, passes on as the chat route passes it
+        if key not in out and key not in READ and key not in IGNORED and key not in _SHARED:
+            out[key] = value
     out["prompt"] = prompt.text
     stop = body.get("stop")
     asked = [stop] if isinstance(stop, str) else list(stop) if isinstance(stop, list) else []

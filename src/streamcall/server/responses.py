@@ -5,18 +5,24 @@ proxy's upstream path takes (every ``--upstream-tools`` mode, ``render`` include
 ``ResponsesWire`` turns the streamcall events parsed from the upstream's answer into the
 Responses event stream, or (``whole``) into the ``response`` object.
 
-The request:
+The request (each member honoured, ignored on purpose (``IGNORED``, with the reason),
+or a 400 that names it; a member of the wrong JSON type is a 400 too):
 
 - ``instructions`` -> a first ``system`` message; ``input`` (a string: one user message;
   or a list of items) -> ``messages``: a ``message`` item (``type`` may be left out; role
   ``user``, ``assistant``, ``system``, ``developer`` (sent as ``system``); content a string
-  or ``input_text``/``output_text``/``input_image`` parts), a ``function_call`` (joined to
-  the assistant message before it, as one chat message with ``tool_calls``), a
-  ``function_call_output`` (a ``tool`` message), a ``reasoning`` item (its text as the
+  or ``input_text``/``output_text``/``input_image`` parts), a ``function_call`` or
+  ``custom_tool_call`` (joined to the assistant message before it, as one chat message
+  with ``tool_calls``; a custom call's ``input`` as ``{"input": ...}``; a namespaced call
+  under the name its tool was offered by), a ``function_call_output`` or
+  ``custom_tool_call_output`` (a ``tool`` message), a ``reasoning`` item (its text as the
   next assistant message's ``reasoning_content``); any other item is a 400;
-- ``tools``: function tools only (``{"type": "function", "name", "parameters", ...}`` ->
-  the chat form); ``tool_choice``: ``auto``, ``none``, ``required`` or
-  ``{"type": "function", "name"}``;
+- ``tools`` (``server/tools.py``): function tools (-> the chat form), ``namespace`` tools
+  (their functions offered, under their own names unless two share one), ``custom``
+  (freeform) tools (a function of one string ``input``); hosted tools (web search, file
+  search, code interpreter, computer use, image generation, MCP, shell, apply_patch) are
+  not offered (``Call.hosted``); ``tool_choice``: ``auto``, ``none``, ``required``, a
+  function or custom tool by name, or ``allowed_tools``;
 - ``reasoning.effort`` -> ``reasoning_effort`` and the thinking switch
   (``chat_template_kwargs.enable_thinking``: off for ``none``, on otherwise; the client's
   own ``chat_template_kwargs`` win); ``max_output_tokens`` -> ``max_tokens``;
@@ -38,8 +44,12 @@ then (message) ``content_part.added``, ``output_text.delta``..., ``output_text.d
 limit) with the whole response and its usage (and ``streamcall: {"rejected_chunks": N}``
 when upstream chunks were rejected, each also reported as an SSE comment in its place).
 ``sequence_number`` counts every event from 0; ``output_index`` counts items from 0;
-each item has an id (``msg_``, ``rs_``, ``fc_``) and each call the parser's ``call_`` id
-as its ``call_id``. Text, reasoning and calls
+each item has an id (``msg_``, ``rs_``, ``fc_``, ``ctc_``) and each call the parser's
+``call_`` id as its ``call_id``. A call to a namespaced function is a ``function_call``
+with the bare ``name`` and its ``namespace``; a call to a custom tool is a
+``custom_tool_call`` whose ``input`` is sent whole when the call ends
+(``custom_tool_call_input.delta``/``.done``). A call the model did not finish ends
+``incomplete``, its arguments as the model wrote them (no closing added). Text, reasoning and calls
 open items in the order they come; a switch closes the open text or reasoning item.
 A stream that breaks ends with ``response.failed`` (status ``failed``, ``error``
 ``server_error`` with what happened, the output so far).
