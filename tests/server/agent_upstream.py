@@ -55,7 +55,11 @@ def model_output(
 ) -> str:
     think = f"<think>{THOUGHT}</think>" if thinking else ""
     if result is not None:
-        return f"{think}It is {json.loads(result)['temp']} degrees in Paris."
+        try:
+            temp = json.loads(result)["temp"]
+        except (ValueError, TypeError, KeyError):  # another tool's result (an agent's shell)
+            return f"{think}The tool said: {result[:40]}"
+        return f"{think}It is {temp} degrees in Paris."
     if tools_known and asks_forecast:
         # no words: the blanks Qwen3's template writes between </think> and the call
         return f"{think}\n\n{CALL}"
@@ -182,7 +186,14 @@ class AgentUpstream:
             else:
                 choice["text"] = text
             return JSONResponse(
-                {"id": "up-1", "object": kind, "model": model, "choices": [choice], "usage": usage}
+                {
+                    "id": "up-1",
+                    "object": kind,
+                    "created": 1765000000,
+                    "model": model,
+                    "choices": [choice],
+                    "usage": usage,
+                }
             )
 
         def chunk(piece: str | None, finish: str | None = None) -> bytes:

@@ -585,8 +585,13 @@ def test_every_member_the_sdks_send_is_honoured_ignored_or_refused() -> None:
 
     from streamcall.server import messages, responses
 
-    anthropic_keys = _keys(message_create_params.MessageCreateParamsStreaming) | _keys(
-        message_count_tokens_params.MessageCountTokensParams
+    from anthropic.types import beta
+
+    anthropic_keys = (
+        _keys(message_create_params.MessageCreateParamsStreaming)
+        | _keys(message_count_tokens_params.MessageCountTokensParams)
+        | _keys(beta.message_create_params.MessageCreateParamsStreaming)
+        | _keys(beta.message_count_tokens_params.MessageCountTokensParams)
     )
     known = set(messages._HONOURED) | set(MESSAGES_IGNORED) | set(messages._REFUSED)
     assert anthropic_keys - known == set()
@@ -628,3 +633,48 @@ def test_render_mode_refuses_what_it_cannot_do(stack: Stack) -> None:
     assert ok.choices[0].message.content == "Hello! How can I help?"
     sent = stack.upstream.last()
     assert sent["logprobs"] == 2 and sent["min_tokens"] == 1 and "metadata" not in sent
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("mode", MODES)
+def test_anthropic_tool_runner_goes_on_unthreaded(stack: Stack, mode: str, stream: bool) -> None:
+    """The SDK's tool runner asks for a server-held thread; the proxy stores none and says so
+    as the SDK reads it (``thread_unsupported_request``), and the runner sends every turn
+    whole: the model sees the question with the tool result."""
+    from anthropic import beta_tool
+
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        return json.dumps({"temp": 21 if city == "Paris" else 0})
+
+    runner = _anthropic(stack, mode).beta.messages.tool_runner(
+        model=MODEL,
+        max_tokens=1024,
+        tools=[beta_tool(get_weather)],
+        messages=[{"role": "user", "content": "What is the weather in Paris?"}],
+        max_iterations=4,
+        **({"stream": True} if stream else {}),  # type: ignore[arg-type]
+    )
+    last: Any = None
+    for item in runner:
+        if stream:
+            for _ in item:  # type: ignore[attr-defined]
+                pass
+            last = item.get_final_message()  # type: ignore[attr-defined]
+        else:
+            last = item
+    assert last.content[-1].text == "It is 21 degrees in Paris."
+    sent = stack.upstream.last()
+    text = sent["prompt"] if mode == "render" else json.dumps(sent["messages"])
+    assert "What is the weather in Paris?" in text  # the whole conversation, not the last turn
+    refused = httpx.post(
+        f"{stack.urls[mode]}/v1/messages",
+        json={
+            "model": MODEL,
+            "max_tokens": 10,
+            "messages": [{"role": "user", "content": "hi"}],
+            "thread": {"type": "create"},
+        },
+        timeout=20,
+    ).json()
+    assert refused["error"]["details"]["error_code"] == "thread_unsupported_request"

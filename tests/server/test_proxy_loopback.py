@@ -117,7 +117,9 @@ def _collect(chunks: list[Any]) -> dict[str, Any]:
     return {
         "content": "".join(content),
         "reasoning": "".join(reasoning),
-        "calls": [(c["id"], c["name"], _load("".join(c["args"]))) for _, c in sorted(calls.items())],
+        "calls": [
+            (c["id"], c["name"], _load("".join(c["args"]))) for _, c in sorted(calls.items())
+        ],
         "fragments": {i: c["args"] for i, c in calls.items()},
         "finish": finish,
         "usage": usage,

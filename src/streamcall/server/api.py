@@ -47,11 +47,15 @@ __all__ = [
 
 
 class BadRequest(Exception):
-    """A request the proxy refuses (400); ``param`` names the member at fault."""
+    """A request the proxy refuses (400); ``param`` names the member at fault, ``details``
+    (when given) goes in the error as ``details``, for a client that reads it."""
 
-    def __init__(self, message: str, param: str | None = None) -> None:
+    def __init__(
+        self, message: str, param: str | None = None, details: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.param = param
+        self.details = details
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -215,9 +215,12 @@ def _error(
     param: str | None = None,
     headers: dict[str, str] | None = None,
     endpoint: Endpoint | None = None,
+    details: Mapping[str, Any] | None = None,
 ) -> JSONResponse:
     """An error response, in ``endpoint``'s API's shape (OpenAI's by default)."""
     body = error_body(message, type_, status, param)
+    if details:
+        body["error"]["details"] = dict(details)
     if endpoint is not None:
         body = endpoint.error(status, body)
     return JSONResponse(body, status, headers=headers)
@@ -702,7 +705,14 @@ def create_app(config: ServerConfig) -> Starlette:
             )
         except BadRequest as exc:
             counters.bad_requests += 1
-            return _error(400, str(exc), "invalid_request_error", exc.param, endpoint=endpoint)
+            return _error(
+                400,
+                str(exc),
+                "invalid_request_error",
+                exc.param,
+                endpoint=endpoint,
+                details=exc.details,
+            )
         except ValueError as exc:
             counters.bad_requests += 1
             return _error(

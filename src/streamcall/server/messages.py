@@ -112,7 +112,11 @@ _STOP_REASONS = {
 def anthropic_error(status: int, body: dict[str, Any]) -> dict[str, Any]:
     """An OpenAI-shaped error body in Anthropic's shape, its type from the status."""
     kind = _ERROR_TYPES.get(status, "api_error" if status >= 500 else "invalid_request_error")
-    return {"type": "error", "error": {"type": kind, "message": error_message(body)}}
+    error: dict[str, Any] = {"type": kind, "message": error_message(body)}
+    inner = body.get("error")
+    if isinstance(inner, Mapping) and isinstance(inner.get("details"), Mapping):
+        error["details"] = dict(inner["details"])
+    return {"type": "error", "error": error}
 
 
 # -- the request ----------------------------------------------------------------------------
@@ -148,11 +152,18 @@ IGNORED = {
     "workspace_id": "one upstream, no workspaces",
     "context_management": "the proxy stores no context: the client sends the whole "
     "conversation, as it edits it, each time",
+    # beta members (client.beta.messages)
+    "betas": "the proxy has no beta features to switch",
+    "billing_policy": "one upstream, no billing",
+    "fallback_credit_token": "one upstream, no refusal credits",
+    "fallbacks": "one upstream, one model",
 }
 #: members the proxy cannot honour: a 400 when they are set
 _REFUSED = {
     "container": "a code-execution container runs on Anthropic's servers",
     "mcp_servers": "the proxy runs no MCP client: give the MCP tools as client tools",
+    "compaction": "a compaction request's answer is a summary in Anthropic's own shape",
+    "thread": "the proxy stores no conversation: send the whole conversation in messages",
 }
 
 
@@ -212,6 +223,14 @@ def chat_request(body: Any) -> Call:
 def _members(body: dict[str, Any]) -> None:
     """Every member is honoured, ignored on purpose or refused with its reason; each
     honoured one is of its JSON kind."""
+    if body.get("thread") is not None:
+        # the SDK's own signal for a server that cannot thread: its tool runner then sends
+        # every later turn whole, without the field (anthropic.lib.threads)
+        raise BadRequest(
+            f"thread: not supported here: {_REFUSED['thread']}",
+            "thread",
+            details={"error_code": "thread_unsupported_request", "unsupported": ["thread"]},
+        )
     for key, value in body.items():
         if key in _HONOURED or key in IGNORED:
             continue
