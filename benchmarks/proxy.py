@@ -8,7 +8,9 @@ Hermes tool call, so the proxy does its real work (the hermes parser, the re-emi
 
 Per chunk latency = client receive time - upstream send time. The figure is the proxy's
 added latency: proxied p50/p99 minus direct p50/p99, measured in the same run. Peak memory
-is the proxy process's peak RSS (VmHWM) against its RSS before the load. Bounded: fixed
+is the proxy process's peak RSS (VmHWM) against its RSS before the load; CPU is the proxy
+process's user + system time over the proxied load (``/proc/PID/stat``), per chunk
+received. Bounded: fixed
 request count, a global timeout, servers stopped at the end. Not a test.
 """
 
@@ -104,6 +106,12 @@ def _wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0) 
     raise RuntimeError(f"{url} not ready")
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss_kb(pid: int, field: str) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(field + ":"):
@@ -192,7 +200,9 @@ def main() -> None:
         rss_before = _rss_kb(proxy.pid, "VmRSS")
         asyncio.run(_load(proxy_url))  # warm-up (imports, connection pools)
         direct, _, t_direct = asyncio.run(_load(direct_url))
+        cpu_before = _cpu_s(proxy.pid)
         proxied, calls, t_proxy = asyncio.run(_load(proxy_url))
+        cpu = _cpu_s(proxy.pid) - cpu_before
         peak = _rss_kb(proxy.pid, "VmHWM")
     finally:
         for proc in (proxy, upstream):
@@ -222,6 +232,10 @@ def main() -> None:
         ],
     ]
     print(table(["per-chunk latency (ms)", "p50", "p99", "wall (s)"], rows))
+    # every upstream chunk of the proxied load: the stamped ones, the call's and the ends
+    per_chunk = cpu / max(len(proxied), 1) * 1e6
+    print(f"proxy CPU: {cpu:.2f} s for the proxied load, {per_chunk:.0f} us per content chunk "
+          "(user + system, all of the proxy's work over the load divided by the chunks)")  # fmt: skip
     print(f"proxy memory: RSS {rss_before / 1024:.1f} MB idle, peak {peak / 1024:.1f} MB "
           f"(+{(peak - rss_before) / 1024:.1f} MB for {CONCURRENCY} concurrent streams)")  # fmt: skip
 

@@ -580,12 +580,10 @@ def _keys(typed: Any) -> set[str]:
 
 
 def test_every_member_the_sdks_send_is_honoured_ignored_or_refused() -> None:
-    from anthropic.types import message_count_tokens_params, message_create_params
+    from anthropic.types import beta, message_count_tokens_params, message_create_params
     from openai.types.responses import response_create_params
 
-    from streamcall.server import messages, responses
-
-    from anthropic.types import beta
+    from streamcall.server import messages_request, responses_request
 
     anthropic_keys = (
         _keys(message_create_params.MessageCreateParamsStreaming)
@@ -593,10 +591,12 @@ def test_every_member_the_sdks_send_is_honoured_ignored_or_refused() -> None:
         | _keys(beta.message_create_params.MessageCreateParamsStreaming)
         | _keys(beta.message_count_tokens_params.MessageCountTokensParams)
     )
-    known = set(messages._HONOURED) | set(MESSAGES_IGNORED) | set(messages._REFUSED)
+    known = (
+        set(messages_request.HONOURED) | set(MESSAGES_IGNORED) | set(messages_request.REFUSED)
+    )
     assert anthropic_keys - known == set()
     openai_keys = _keys(response_create_params.ResponseCreateParamsStreaming)
-    assert openai_keys - (set(responses._HONOURED) | set(RESPONSES_IGNORED)) == set()
+    assert openai_keys - (set(responses_request.HONOURED) | set(RESPONSES_IGNORED)) == set()
 
 
 def test_every_chat_member_has_its_rule_in_render_mode() -> None:

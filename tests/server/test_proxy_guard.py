@@ -24,7 +24,8 @@ from test_proxy_loopback import ServerThreadClosedPort, _collect
 
 from streamcall.cli import CLIError, main, parse_size
 from streamcall.server import ServerConfig, create_app, replay_app, startup_warnings
-from streamcall.server import app as app_module
+from streamcall.server import body as body_module
+from streamcall.server import parsers as parsers_module
 from streamcall.stream import StreamParser
 
 HERMES = "NousResearch/Hermes-3-Llama-3.1-8B"
@@ -278,7 +279,7 @@ def _raw_request(port: int, head: bytes, parts: list[bytes]) -> bytes:
 def test_a_body_over_the_limit_is_413_before_it_is_read(
     upstream: ServerThread, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "_DRAIN_SECONDS", 0.3)
+    monkeypatch.setattr(body_module, "_DRAIN_SECONDS", 0.3)
     proxy = _proxy(f"{upstream.url}/v1", max_body=100_000)
     try:
         head = (
@@ -368,7 +369,7 @@ class _Exploding(StreamParser):
 def test_a_parser_that_raises_ends_the_stream_like_an_upstream_failure(
     upstream: ServerThread, monkeypatch: pytest.MonkeyPatch, records: _Records
 ) -> None:
-    monkeypatch.setattr(app_module, "StreamParser", _Exploding)
+    monkeypatch.setattr(parsers_module, "StreamParser", _Exploding)
     proxy = _proxy(f"{upstream.url}/v1")
     try:
         chunks: list[Any] = []
