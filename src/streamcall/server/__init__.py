@@ -20,12 +20,16 @@ Importing this package imports starlette, uvicorn and httpx; the core never does
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import ipaddress
 import json
+import logging
 import os
 import socket
 import sys
+from collections.abc import Coroutine
+from typing import Any
 
 from streamcall.server.app import (
     CONFIG_ENV,
@@ -100,7 +104,7 @@ def run(
         proxy = uvicorn.Server(
             uvicorn.Config(create_app(config), host=host, port=port, log_level=log_level)
         )
-        replay_task = asyncio.create_task(replay.serve(sockets=[sock]))
+        replay_task = asyncio.create_task(_quietly(replay.serve(sockets=[sock])))
         try:
             await proxy.serve()
         finally:
@@ -108,6 +112,26 @@ def run(
             await replay_task
 
     asyncio.run(serve_both())
+
+
+# uvicorn's loggers are shared by every server in the process: the replay upstream's own
+# info lines ("Started server process", ...) would repeat the proxy's. Records logged from the
+# replay's task, below warning, are dropped.
+_IN_REPLAY: contextvars.ContextVar[bool] = contextvars.ContextVar("in_replay", default=False)
+
+
+class _QuietReplay(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.WARNING or not _IN_REPLAY.get()
+
+
+async def _quietly(serving: Coroutine[Any, Any, None]) -> None:
+    _IN_REPLAY.set(True)  # this task's context only
+    for name in ("uvicorn.error", "uvicorn.access", "uvicorn"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _QuietReplay) for f in logger.filters):
+            logger.addFilter(_QuietReplay())
+    await serving
 
 
 def is_loopback(host: str) -> bool:

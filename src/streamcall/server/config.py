@@ -84,7 +84,8 @@ class Counters:
     streams: int = 0
     bad_requests: int = 0
     unauthorized: int = 0
-    upstream_errors: int = 0
+    upstream_errors: int = 0  # unreachable, broken off, or a 5xx
+    upstream_refusals: int = 0  # a 4xx: the upstream refused the client's request
     upstream_disconnects: int = 0
     rejected_chunks: int = 0
     parser_errors: int = 0

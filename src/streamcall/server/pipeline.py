@@ -82,7 +82,7 @@ class Pipeline:
     async def upstream_failure(
         self, request: Request, endpoint: Endpoint, resp: httpx.Response, sent: dict[str, Any]
     ) -> JSONResponse:
-        self.counters.upstream_errors += 1
+        self.count_refusal(resp.status_code)
         raw = b""
         try:
             async for part in resp.aiter_bytes():
@@ -98,12 +98,25 @@ class Pipeline:
     def unreachable(
         self, request: Request, endpoint: Endpoint, exc: httpx.HTTPError
     ) -> JSONResponse:
+        """A 502 for an upstream that could not be reached, or whose answer broke off
+        before its body came (the two said apart: the fix for each differs)."""
         self.counters.upstream_errors += 1
         what = self.upstream.scrubber_for(request)(describe(exc))
-        log.warning("upstream %s unreachable: %s", self.upstream.shown, what)
-        return error_response(
-            502, f"upstream unreachable: {what}", "upstream_error", endpoint=endpoint
-        )
+        if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout):
+            log.warning("upstream %s unreachable: %s", self.upstream.shown, what)
+            message = f"upstream unreachable: {what}"
+        else:
+            log.warning("upstream %s broke off its answer: %s", self.upstream.shown, what)
+            message = f"the upstream's answer broke off before it was whole: {what}"
+        return error_response(502, message, "upstream_error", endpoint=endpoint)
+
+    def count_refusal(self, status: int) -> None:
+        """An upstream answer that is not a 200: its own error (5xx) or a refusal of the
+        client's request (4xx: an unknown model, a bad member), counted apart."""
+        if status >= 500:
+            self.counters.upstream_errors += 1
+        else:
+            self.counters.upstream_refusals += 1
 
     def hosted(self, call: Call) -> None:
         """The request's hosted tools: refused, or dropped with a word (once a type)."""
@@ -333,7 +346,7 @@ class Pipeline:
         except httpx.HTTPError as exc:
             return self.unreachable(request, endpoint, exc)
         if resp.status_code != 200:
-            self.counters.upstream_errors += 1
+            self.count_refusal(resp.status_code)
             return self.relay_error(
                 request, endpoint, resp.status_code, resp.content[:_MAX_ERROR_BODY], payload
             )

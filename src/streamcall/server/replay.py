@@ -10,6 +10,8 @@ picks the example whose model is the request's ``model`` (a model it does not ha
   it whole when ``stream`` is false;
 - for an SSE capture (``*.sse``), sends the recorded bytes event by event, as recorded.
 
+``POST /v1/completions`` answers the same example as a text completion (streamed or
+not), for ``streamcall serve --upstream-tools render``, whose prompt it does not read.
 ``GET /v1/models`` lists the examples' models. ``delay`` is the pause between chunks.
 The app holds no per-request state; each response is generated from the files.
 """
@@ -78,25 +80,10 @@ def replay_app(delay: float = 0.02) -> Starlette:
         return JSONResponse({"object": "list", "data": data})
 
     async def chat(request: Request) -> Response:
-        try:
-            body = json.loads(await request.body())
-        except (ValueError, RecursionError):
-            return _error(400, "the request body is not JSON this server can read")
-        if not isinstance(body, dict):
-            return _error(400, "the request body must be a JSON object")
-        requested = body.get("model")
-        if not isinstance(requested, str) or not requested:
-            return _error(
-                400, f"'model' is required; this replay upstream has: {_models_list()}", "model"
-            )
-        example = bundled.find_example(requested)
-        if example is None:
-            return _error(
-                404,
-                f"The model '{requested}' does not exist here; this replay upstream has: "
-                f"{_models_list()}",
-                "model",
-            )
+        found = await _example(request)
+        if isinstance(found, Response):
+            return found
+        body, example = found
         model = example.model
         created = int(time.time())
         completion_id = f"chatcmpl-replay-{created}"
@@ -137,12 +124,107 @@ def replay_app(delay: float = 0.02) -> Starlette:
             }
         )
 
+    async def completions(request: Request) -> Response:
+        # --upstream-tools render: the proxy renders the prompt; the model's answer is the
+        # example's text all the same, as a text completion
+        found = await _example(request)
+        if isinstance(found, Response):
+            return found
+        body, example = found
+        created = int(time.time())
+        completion_id = f"cmpl-replay-{created}"
+        raw = example.read_bytes()
+        if example.is_sse:
+            whole = _aggregate_sse(_sse_events(raw), completion_id, created, example.model)
+            text = whole["choices"][0]["message"]["content"] or ""
+        else:
+            text = raw.decode("utf-8")
+        pieces = token_pieces(text, seed=len(text))
+        usage = {"prompt_tokens": 64, "completion_tokens": len(pieces)}
+        usage["total_tokens"] = 64 + len(pieces)
+        if body.get("stream"):
+            options = body.get("stream_options")
+            include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+            return StreamingResponse(
+                _stream_completion(
+                    pieces, completion_id, created, example.model, usage, include_usage, delay
+                ),
+                media_type="text/event-stream",
+            )
+        choice = {"index": 0, "text": text, "finish_reason": "stop", "logprobs": None}
+        return JSONResponse(
+            {
+                "id": completion_id,
+                "object": "text_completion",
+                "created": created,
+                "model": example.model,
+                "choices": [choice],
+                "usage": usage,
+            }
+        )
+
     return Starlette(
         routes=[
             Route("/v1/models", models, methods=["GET"]),
             Route("/v1/chat/completions", chat, methods=["POST"]),
+            Route("/v1/completions", completions, methods=["POST"]),
         ]
     )
+
+
+async def _example(request: Request) -> tuple[dict[str, Any], bundled.Example] | Response:
+    """The request's body and the example its ``model`` names, or the error answer."""
+    try:
+        body = json.loads(await request.body())
+    except (ValueError, RecursionError):
+        return _error(400, "the request body is not JSON this server can read")
+    if not isinstance(body, dict):
+        return _error(400, "the request body must be a JSON object")
+    requested = body.get("model")
+    if not isinstance(requested, str) or not requested:
+        return _error(
+            400, f"'model' is required; this replay upstream has: {_models_list()}", "model"
+        )
+    example = bundled.find_example(requested)
+    if example is None:
+        return _error(
+            404,
+            f"The model '{requested}' does not exist here; this replay upstream has: "
+            f"{_models_list()}",
+            "model",
+        )
+    return body, example
+
+
+async def _stream_completion(
+    pieces: list[str],
+    completion_id: str,
+    created: int,
+    model: str,
+    usage: dict[str, int],
+    include_usage: bool,
+    delay: float,
+) -> AsyncIterator[bytes]:
+    def chunk(text: str, finish: str | None) -> bytes:
+        choice = {"index": 0, "text": text, "finish_reason": finish, "logprobs": None}
+        data = {
+            "id": completion_id,
+            "object": "text_completion",
+            "created": created,
+            "model": model,
+            "choices": [choice],
+        }
+        return b"data: " + json.dumps(data, ensure_ascii=False).encode() + b"\n\n"
+
+    for piece in pieces:
+        if delay:
+            await asyncio.sleep(delay)
+        yield chunk(piece, None)
+    yield chunk("", "stop")
+    if include_usage:
+        data = {"id": completion_id, "object": "text_completion", "choices": [], "usage": usage}
+        yield b"data: " + json.dumps(data).encode() + b"\n\n"
+    yield b"data: [DONE]\n\n"
 
 
 def _chunk(

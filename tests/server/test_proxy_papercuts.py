@@ -1,0 +1,159 @@
+"""What a first run of the proxy met (issue 47), each as a user meets it: render mode against
+the built-in replay upstream, an unknown model counted as the client's refusal rather than
+an upstream error, an upstream that breaks off its answer said apart from one that cannot be
+reached, and the replay's log lines not repeating the proxy's."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import openai
+import pytest
+from loopback_harness import ServerThread
+
+from streamcall.server import ServerConfig, config_for_examples, create_app, replay_app
+
+HERMES = "NousResearch/DeepHermes-3-Llama-3-8B-Preview"
+
+
+@pytest.fixture(scope="module")
+def replay() -> Iterator[ServerThread]:
+    thread = ServerThread(replay_app(delay=0)).start()
+    try:
+        yield thread
+    finally:
+        thread.stop()
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_render_mode_runs_on_the_replay_upstream(replay: ServerThread, stream: bool) -> None:
+    config = config_for_examples(ServerConfig(upstream=f"{replay.url}/v1", upstream_tools="render"))
+    proxy = ServerThread(create_app(config)).start()
+    try:
+        client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key="k", max_retries=0)
+        messages: list[dict[str, str]] = [{"role": "user", "content": "Weather in Paris?"}]
+        if stream:
+            names = []
+            for chunk in client.chat.completions.create(
+                model=HERMES,
+                messages=messages,
+                stream=True,  # type: ignore[arg-type]
+            ):
+                for choice in chunk.choices:
+                    names += [
+                        tc.function.name
+                        for tc in choice.delta.tool_calls or []
+                        if tc.function and tc.function.name
+                    ]
+        else:
+            done = client.chat.completions.create(model=HERMES, messages=messages)  # type: ignore[arg-type]
+            names = [c.function.name for c in done.choices[0].message.tool_calls or []]  # type: ignore[union-attr]
+        assert names == ["search_docs", "get_weather"]  # the example's two calls
+    finally:
+        proxy.stop()
+
+
+def test_an_unknown_model_is_the_clients_refusal_not_an_upstream_error(
+    replay: ServerThread,
+) -> None:
+    proxy = ServerThread(create_app(ServerConfig(upstream=f"{replay.url}/v1"))).start()
+    try:
+        resp = httpx.post(
+            f"{proxy.url}/v1/chat/completions",
+            json={"model": "no/such-model", "messages": [{"role": "user", "content": "hi"}]},
+            timeout=20,
+        )
+        assert resp.status_code == 404 and "no/such-model" in resp.json()["error"]["message"]
+        counters = httpx.get(f"{proxy.url}/health", timeout=20).json()["counters"]
+        assert counters["upstream_refusals"] == 1 and counters["upstream_errors"] == 0
+    finally:
+        proxy.stop()
+
+
+def _breaking_upstream() -> tuple[socket.socket, threading.Thread]:
+    """A server that promises a body and closes after a part of it."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                return
+            conn.recv(65536)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                b'content-length: 1000\r\n\r\n{"choices": ['
+            )
+            time.sleep(0.05)
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return sock, thread
+
+
+def test_an_answer_that_breaks_off_is_not_called_unreachable() -> None:
+    sock, _ = _breaking_upstream()
+    port = sock.getsockname()[1]
+    proxy = ServerThread(
+        create_app(ServerConfig(upstream=f"http://127.0.0.1:{port}/v1", format="hermes"))
+    ).start()
+    try:
+        resp = httpx.post(
+            f"{proxy.url}/v1/chat/completions",
+            json={"model": "m", "messages": [{"role": "user", "content": "hi"}]},
+            timeout=20,
+        )
+        assert resp.status_code == 502
+        message = resp.json()["error"]["message"]
+        assert "broke off" in message and "unreachable" not in message
+    finally:
+        proxy.stop()
+        sock.close()
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    gone = closed.getsockname()[1]
+    closed.close()
+    proxy = ServerThread(create_app(ServerConfig(upstream=f"http://127.0.0.1:{gone}/v1"))).start()
+    try:
+        resp = httpx.post(
+            f"{proxy.url}/v1/chat/completions",
+            json={"model": "m", "messages": [{"role": "user", "content": "hi"}]},
+            timeout=20,
+        )
+        assert resp.status_code == 502 and "upstream unreachable" in resp.json()["error"]["message"]
+    finally:
+        proxy.stop()
+
+
+def test_serve_with_the_replay_logs_each_line_once() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamcall.cli", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=30)
+    assert out.count("Started server process") == 1, out
