@@ -361,6 +361,47 @@ SPECS: tuple[ReasoningSpec, ...] = (
         text_drop=("<|begin|>assistant", "<|content|>", "<|flush|>", "<|calls|>", "<|end|>"),
         vllm_differences="Not a vLLM 0.33 name (from the oesni/vllm fork).",
     ),
+    # Solar Open 2: the template pre-fills <|think:start|> and leaves it open for the
+    # efforts medium, high and xhigh (and when none is given: the template's default is
+    # high); any other effort closes it in the prompt (switches.py). A call written inside
+    # the think block ends it (vLLM's streaming path does the same).
+    ReasoningSpec(
+        "solar_open2",
+        family="Upstage Solar Open 2",
+        start=("<|think:start|>",),
+        end=("<|think:end|>",),
+        opened=True,
+        implicit_end=("<|tool_call:start|>",),
+        vllm_differences="A call written inside the think block ends reasoning in "
+        "one-shot use too (vLLM's one-shot path moves only complete calls out of the "
+        "reasoning and keeps the rest of it reasoning); a <|think:start|> the model "
+        "writes again is dropped.",
+    ),
+    # BerryLM: Qwen3's grammar in its own engine configuration (vLLM berrylm): thinking on
+    # unless enable_thinking is false, <tool_call> ends reasoning, and a repeated </think>
+    # after it is dropped.
+    ReasoningSpec(
+        "berrylm",
+        family="RWB BerryLM",
+        opened=True,
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+        text_drop=("</think>",),
+        vllm_differences="<tool_call> ends reasoning only when a call follows it (vLLM ends "
+        "it at the marker alone); with thinking off, a <think> the model writes still opens "
+        "reasoning (vLLM returns it all as content).",
+    ),
+    # Kolibri 1: Qwen3's grammar; the template decides thinking by reasoning_effort first
+    # (switches.py), and the model writes Hermes calls (formats/kolibri.py).
+    ReasoningSpec(
+        "kolibri1",
+        family="Aleph Alpha Kolibri 1",
+        opened=True,
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+    ),
     ReasoningSpec(
         "minicpmv",
         family="OpenBMB MiniCPM-V / MiniCPM-o",
