@@ -89,7 +89,9 @@ SWITCHES: dict[str, ThinkingSwitch] = {
     "cohere_command4": ThinkingSwitch(("reasoning",), effort=True),  # effort "none": off
     "berrylm": ThinkingSwitch(),
     "kolibri1": ThinkingSwitch(effort=True, effort_first=True),
-    "solar_open2": ThinkingSwitch((), effort=True, effort_on=frozenset({"medium", "high", "xhigh"})),
+    "solar_open2": ThinkingSwitch(
+        (), effort=True, effort_on=frozenset({"medium", "high", "xhigh"})
+    ),
 }
 
 
