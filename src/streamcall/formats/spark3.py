@@ -18,13 +18,11 @@ closer inside a value. No reasoning format goes with it (vLLM registers none).
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from streamcall.formats.glm import GlmParser
 
 
 class Spark3Parser(GlmParser):
-    names: ClassVar[tuple[str, ...]] = ("spark3", "spark")
+    names = ("spark3", "spark")
     family = "Spark3 (GLM-style arg_key/arg_value in <tool_call>)"
     vllm_differences = (
         "Streams the call and its string values while they are written (vLLM's parser "

@@ -35,7 +35,6 @@ from typing import Any, ClassVar
 from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.glm import JSON_NO_HEADER, glm_call_header
 
-
 #: where the format differs from SGLang's detector on purpose (both names' parsers)
 _AS_SGLANG = (
     "Streams calls and string values while they are "

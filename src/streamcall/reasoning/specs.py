@@ -37,6 +37,7 @@ _GLM_CALL_MAYBE = (
 )
 _GLM_CALL_WINDOW = 16 + 64 + 16 + len("</tool_call>")
 
+
 def _prefixes(literal: str) -> str:
     """A regex matching every prefix of ``literal`` (the empty one included)."""
     out = ""

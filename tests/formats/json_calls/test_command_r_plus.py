@@ -44,20 +44,32 @@ def test_rendered_calls_in_any_chunking(
         ("Hello, world!\nWhat's up?", [], "Hello, world!\nWhat's up?"),
         # the opener's other spellings
         ('Action:\n\n```json\n[{"tool_name": "f", "parameters": {}}]\n```', [("f", {}, False)], ""),
-        ('Action: ```json [{"tool_name": "f", "parameters": {"a": 1}}]```', [("f", {"a": 1}, False)],
-         ""),
+        (
+            'Action: ```json [{"tool_name": "f", "parameters": {"a": 1}}]```',
+            [("f", {"a": 1}, False)],
+            "",
+        ),
         # a fence without Action: is a code block, text
-        ('```json\n[{"tool_name": "f", "parameters": {}}]\n```', [],
-         '```json\n[{"tool_name": "f", "parameters": {}}]\n```'),
+        (
+            '```json\n[{"tool_name": "f", "parameters": {}}]\n```',
+            [],
+            '```json\n[{"tool_name": "f", "parameters": {}}]\n```',
+        ),
         # the list cut off, the fence never closed
-        ('Action:\n```json\n[{"tool_name": "f", "parameters": {"a": "b', [("f", {"a": "b"}, True)],
-         ""),
+        (
+            'Action:\n```json\n[{"tool_name": "f", "parameters": {"a": "b',
+            [("f", {"a": "b"}, True)],
+            "",
+        ),
         ('Action:\n```json\n[{"tool_name": "f", "parameters": {}}]', [("f", {}, True)], ""),
         # not a call list: the markup is text
         ("Action:\n```json\nnope\n```", [], "Action:\n```json\nnope\n```"),
         # the answer after the block is text
-        ('Action:\n```json\n[{"tool_name": "directly-answer", "parameters": {}}]\n```\n\nHi.',
-         [("directly-answer", {}, False)], "\n\nHi."),
+        (
+            'Action:\n```json\n[{"tool_name": "directly-answer", "parameters": {}}]\n```\n\nHi.',
+            [("directly-answer", {}, False)],
+            "\n\nHi.",
+        ),
     ],
 )
 @given(data=st.data())

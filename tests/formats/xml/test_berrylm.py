@@ -47,9 +47,16 @@ def test_rendered_calls_in_any_chunking(
     [
         ("Plan.</think></think>Answer.", "Plan.", "Answer."),
         # a mention of the wrapper stays reasoning; a call ends it
-        ("I could use <tool_call> here.</think>Answer.", "I could use <tool_call> here.", "Answer."),
-        ("Plan.<tool_call>\n<function=f>\n</function>\n</tool_call>", "Plan.",
-         "<tool_call>\n<function=f>\n</function>\n</tool_call>"),
+        (
+            "I could use <tool_call> here.</think>Answer.",
+            "I could use <tool_call> here.",
+            "Answer.",
+        ),
+        (
+            "Plan.<tool_call>\n<function=f>\n</function>\n</tool_call>",
+            "Plan.",
+            "<tool_call>\n<function=f>\n</function>\n</tool_call>",
+        ),
     ],
 )
 @given(data=st.data())

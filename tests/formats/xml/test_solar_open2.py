@@ -16,8 +16,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamcall.formats.solar_open2 import ARG_END, ARG_START, ARG_VALUE, CALL_END, CALL_START
-from streamcall.formats.solar_open2 import SolarOpen2Parser
+from streamcall.formats.solar_open2 import (
+    ARG_END,
+    ARG_START,
+    ARG_VALUE,
+    CALL_END,
+    CALL_START,
+    SolarOpen2Parser,
+)
 from streamcall.output import parse_output
 from streamcall.reasoning.switches import prompt_opened_for
 from support import (
@@ -77,32 +83,63 @@ SEOUL = _call("get_weather", {"city": "Seoul"})
     ("text", "expected", "content"),
     [
         # text around and between calls is kept
-        ("pre" + SEOUL + "mid" + SEOUL + "post", [("get_weather", {"city": "Seoul"}, False)] * 2,
-         "premidpost"),
+        (
+            "pre" + SEOUL + "mid" + SEOUL + "post",
+            [("get_weather", {"city": "Seoul"}, False)] * 2,
+            "premidpost",
+        ),
         # a call cut by the end of the stream is reported incomplete
-        ("Let me check." + _call("search", {"query": "Seo"}, end=False)[:-len(ARG_END) - 1],
-         [("search", {"query": "Seo"}, True)], "Let me check."),
+        (
+            "Let me check." + _call("search", {"query": "Seo"}, end=False)[: -len(ARG_END) - 1],
+            [("search", {"query": "Seo"}, True)],
+            "Let me check.",
+        ),
         # a missing <|tool_call:end|>: the call ends (incomplete) where the next begins
-        (_call("search", {"query": "vLLM"}, end=False) + SEOUL,
-         [("search", {"query": "vLLM"}, True), ("get_weather", {"city": "Seoul"}, False)], "\n"),
+        (
+            _call("search", {"query": "vLLM"}, end=False) + SEOUL,
+            [("search", {"query": "vLLM"}, True), ("get_weather", {"city": "Seoul"}, False)],
+            "\n",
+        ),
         # a missing <|tool_arg:end|>: the value ends at the call's closer
-        (f"{CALL_START}broken\n{ARG_START}a{ARG_VALUE}oops{CALL_END}" + SEOUL,
-         [("broken", {"a": "oops"}, False), ("get_weather", {"city": "Seoul"}, False)], ""),
+        (
+            f"{CALL_START}broken\n{ARG_START}a{ARG_VALUE}oops{CALL_END}" + SEOUL,
+            [("broken", {"a": "oops"}, False), ("get_weather", {"city": "Seoul"}, False)],
+            "",
+        ),
         # a name cut by another marker, an empty name: not a call, text as written
-        (f"{CALL_START}get_weat" + SEOUL, [("get_weather", {"city": "Seoul"}, False)],
-         f"{CALL_START}get_weat"),
-        (f"{CALL_START}oops{CALL_END}" + SEOUL, [("get_weather", {"city": "Seoul"}, False)],
-         f"{CALL_START}oops{CALL_END}"),
-        (f"{CALL_START}\n{ARG_START}a{ARG_VALUE}1{ARG_END}{CALL_END}", [],
-         f"{CALL_START}\n{ARG_START}a{ARG_VALUE}1{ARG_END}{CALL_END}"),
+        (
+            f"{CALL_START}get_weat" + SEOUL,
+            [("get_weather", {"city": "Seoul"}, False)],
+            f"{CALL_START}get_weat",
+        ),
+        (
+            f"{CALL_START}oops{CALL_END}" + SEOUL,
+            [("get_weather", {"city": "Seoul"}, False)],
+            f"{CALL_START}oops{CALL_END}",
+        ),
+        (
+            f"{CALL_START}\n{ARG_START}a{ARG_VALUE}1{ARG_END}{CALL_END}",
+            [],
+            f"{CALL_START}\n{ARG_START}a{ARG_VALUE}1{ARG_END}{CALL_END}",
+        ),
         # a key that runs into a closer: the call ends incomplete, the rest is text
-        (f"{CALL_START}get_time\n{ARG_START}ci{CALL_END}", [("get_time", {}, True)],
-         f"{ARG_START}ci{CALL_END}"),
+        (
+            f"{CALL_START}get_time\n{ARG_START}ci{CALL_END}",
+            [("get_time", {}, True)],
+            f"{ARG_START}ci{CALL_END}",
+        ),
         # markup quoted inside a value
-        (_call("search", {"query": "what does <|tool_call: mean"}),
-         [("search", {"query": "what does <|tool_call: mean"}, False)], ""),
+        (
+            _call("search", {"query": "what does <|tool_call: mean"}),
+            [("search", {"query": "what does <|tool_call: mean"}, False)],
+            "",
+        ),
         # values keep their blanks and newlines (no framing newline here)
-        (_call("write", {"body": "\n  padded\n"}), [("write", {"body": "\n  padded\n"}, False)], ""),
+        (
+            _call("write", {"body": "\n  padded\n"}),
+            [("write", {"body": "\n  padded\n"}, False)],
+            "",
+        ),
     ],
 )
 @given(data=st.data())
@@ -115,16 +152,25 @@ def test_malformed(
 @given(data=st.data())
 def test_untyped(data: st.DataObject) -> None:
     text = _call("search", {"query": "vLLM tutorial", "max_results": "5"})
-    check_outcome(FMT, text, [("search", {"query": "vLLM tutorial", "max_results": 5}, False)],
-                  "", data)
+    check_outcome(
+        FMT, text, [("search", {"query": "vLLM tutorial", "max_results": 5}, False)], "", data
+    )
     tools = [typed_tool("search", query="string", max_results="string")]
-    check_outcome(FMT, text, [("search", {"query": "vLLM tutorial", "max_results": "5"}, False)],
-                  "", data, tools=tools)
+    check_outcome(
+        FMT,
+        text,
+        [("search", {"query": "vLLM tutorial", "max_results": "5"}, False)],
+        "",
+        data,
+        tools=tools,
+    )
 
 
 def test_a_long_value_streams_before_its_closer() -> None:
     opener = f"{CALL_START}write\n{ARG_START}body{ARG_VALUE}"
-    check_streams_before_closer(FMT, opener, "서울 " * 10, ARG_END + CALL_END, {"body": "서울 " * 100})
+    check_streams_before_closer(
+        FMT, opener, "서울 " * 10, ARG_END + CALL_END, {"body": "서울 " * 100}
+    )
 
 
 @pytest.mark.parametrize(
@@ -133,8 +179,11 @@ def test_a_long_value_streams_before_its_closer() -> None:
         ("plan<|think:end|>answer", "plan", "answer"),
         # a call ends reasoning only when one follows the marker
         ("plan\n" + SEOUL, "plan\n", SEOUL),
-        ("Should I emit <|tool_call:start|> here? No.\n<|think:end|>Answer",
-         "Should I emit <|tool_call:start|> here? No.\n", "Answer"),
+        (
+            "Should I emit <|tool_call:start|> here? No.\n<|think:end|>Answer",
+            "Should I emit <|tool_call:start|> here? No.\n",
+            "Answer",
+        ),
         # the think block's closer after a call is dropped
         ("plan\n" + SEOUL + "\n<|think:end|>", "plan\n", SEOUL + "\n"),
     ],
@@ -146,8 +195,15 @@ def test_reasoning(data: st.DataObject, text: str, reasoning: str, content: str)
 
 @pytest.mark.parametrize(
     ("effort", "opened"),
-    [(None, None), ("medium", True), ("high", True), ("xhigh", True), ("low", False),
-     ("minimal", False), ("none", False)],
+    [
+        (None, None),
+        ("medium", True),
+        ("high", True),
+        ("xhigh", True),
+        ("low", False),
+        ("minimal", False),
+        ("none", False),
+    ],
 )
 def test_effort_decides_the_start(effort: str | None, opened: bool | None) -> None:
     request = {"reasoning_effort": effort} if effort else {}

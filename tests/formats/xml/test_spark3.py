@@ -14,8 +14,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamcall.formats.spark3 import Spark3Parser
-from support import calls, check_outcome, check_rendered, check_upstream_case, schema_for
-from support import upstream_cases
+from support import (
+    calls,
+    check_outcome,
+    check_rendered,
+    check_upstream_case,
+    schema_for,
+    upstream_cases,
+)
 
 FMT = "spark3"
 
@@ -38,11 +44,17 @@ def test_rendered_calls_in_any_chunking(
     ("text", "expected", "content"),
     [
         # values are kept as written: no framing newline is stripped
-        ("<tool_call>f\n<arg_key>a</arg_key><arg_value>\nx\n</arg_value></tool_call>",
-         [("f", {"a": "\nx\n"}, False)], ""),
+        (
+            "<tool_call>f\n<arg_key>a</arg_key><arg_value>\nx\n</arg_value></tool_call>",
+            [("f", {"a": "\nx\n"}, False)],
+            "",
+        ),
         # a value without its closer ends at the call's closer
-        ("<tool_call>f<arg_key>a</arg_key><arg_value>x</tool_call>", [("f", {"a": "x"}, False)],
-         ""),
+        (
+            "<tool_call>f<arg_key>a</arg_key><arg_value>x</tool_call>",
+            [("f", {"a": "x"}, False)],
+            "",
+        ),
         # cut by the end of the stream
         ("<tool_call>f<arg_key>a</arg_key><arg_value>x", [("f", {"a": "x"}, True)], ""),
         ("<tool_call>", [], "<tool_call>"),
