@@ -39,7 +39,7 @@ ARG_END = "<|tool_arg:end|>"
 
 class SolarOpen2Parser(XmlParamsParser):
     names: ClassVar[tuple[str, ...]] = ("solar_open2",)
-    family = "Upstage Solar Open 2 (<|tool_call:start|> with tagged arguments)"
+    family = "Upstage Solar Open 2 (tool_call:start and tool_arg tags)"
     vllm_differences = (
         "Streams every string value while it is written (vLLM streams only values the "
         "schema types as strings); untyped values follow the documented first-character "
