@@ -43,7 +43,10 @@ _MUSE_SAMPLE = (
 )
 
 #: what follows an implicit end where the format confirms a call by more than a brace
-_CALLS = {"ling3": "f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>"}
+_CALLS = {
+    "ling3": "f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>",
+    "solar_open2": "f\n<|tool_call:end|>",
+}
 
 
 def reasoning_sample(name: str) -> str:

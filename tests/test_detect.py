@@ -144,7 +144,7 @@ def test_the_counts_right(scored: list[Any]) -> None:
 
 def test_templates_with_no_tool_syntax_give_none_with_a_reason(scored: list[Any]) -> None:
     nones = [r for r in scored if r.mode == "template" and r.field == "tool" and r.got is None]
-    assert len(nones) >= 15  # (18 since Solar Open, Nemotron and Functionary are read)
+    assert len(nones) >= 14  # (17 since Solar Open, Nemotron, Functionary, Command R+ are read)
     for r in nones:
         assert (
             "no tool syntax in the chat template, and no model id" in r.why
@@ -238,10 +238,16 @@ def test_a_model_id_picks_the_member_of_a_syntax_group() -> None:
 
 
 def test_a_syntax_without_a_format_is_not_routed_by_a_base_familys_name() -> None:
-    text = """{{- 'Action: ```json' }}[{"tool_name": "{{ name }}"}]"""
+    text = """{{- '<iquestcoder_tool_call>' }}{{ name }}"""
     found = detect_template(text, model="acme/Llama-3.1-8B-actions")
     assert found.format is None  # not llama3_json, which the id alone routes to
-    assert "Action:" in found.why and "no streamcall format reads" in found.why
+    assert "<iquestcoder_tool_call>" in found.why and "no streamcall format reads" in found.why
+
+
+def test_command_r_plus_action_block_is_read() -> None:
+    text = """{{- 'Action: ```json' }}[{"tool_name": "{{ name }}"}]"""
+    found = detect_template(text, model="acme/Llama-3.1-8B-actions")
+    assert found.format == "command_r_plus"  # the template's syntax, not the id's llama3_json
 
 
 def test_the_templates_syntax_wins_over_a_base_familys_name() -> None:

@@ -17,8 +17,8 @@ what evidence decided them. The order:
    instructions it gives the model about that syntax. A few formats write the same syntax
    in different families (Llama 3 and Llama 4 JSON, Granite 4 and Hermes); their rules add
    a token of the family's own template (``<|start_of_role|>``, ``<|header_start|>``). A
-   rule with no format is a syntax that no streamcall format reads (Command R+'s
-   ``Action:`` block, IQuest-Coder's tags): it decides too, so that no base family's name is
+   rule with no format is a syntax that no streamcall format reads (IQuest-Coder's tags):
+   it decides too, so that no base family's name is
    routed to a parser for a syntax the checkpoint does not write.
 
    Formats of one syntax (``SAME_SYNTAX``: ``glm45``/``glm47``/``poolside_v1``,
@@ -160,13 +160,19 @@ TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("minicpm5", '<function name="..."> with <param name=', "<function name=", "<param name="),
     _fp("mistral", "[TOOL_CALLS]", "[TOOL_CALLS]"),
     _fp("solar_open", "<|tool_call:begin|> (Upstage Solar Open)", "<|tool_call:begin|>"),
+    _fp("solar_open2", "<|tool_call:start|> (Upstage Solar Open 2)", "<|tool_call:start|>"),
+    _fp(
+        "command_r_plus",
+        'an Action: block of "tool_name" objects (Command R+)',
+        "Action:",
+        '"tool_name":',
+    ),
     _fp("nemotron_toolcall", "<TOOLCALL>[...] (NVIDIA Nemotron)", "<TOOLCALL>"),
     _fp("functionary_v3_2", ">>>recipient turns (Functionary v3.2)", ">>>all"),
     _fp("plamo3", "<|plamo:begin_tool_request...|> (PFN PLaMo 3)", "plamo:begin_tool_request"),
     _fp("inkling", "<|content_invoke_tool_json|> (Inkling)", "<|content_invoke_tool_json|>"),
     _fp("muse_glimmer", "<atem:function_calls> (Muse's ATEM)", "<atem:function_calls>"),
     # -- syntaxes that no streamcall format reads ------------------------------------------
-    _fp(None, 'an Action: block of "tool_name" objects (Command R+)', "Action:", '"tool_name":'),
     _fp(None, "<iquestcoder_tool_call> (IQuest-Coder V2)", "<iquestcoder_tool_call>"),
     # -- HY: <tool_calls><tool_call>NAME<tool_sep><arg_key>..., tokens with a suffix --------
     _fp(
@@ -271,6 +277,7 @@ REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
     _fp("granite", "'Here's my thought process:'", "Here's my thought process"),
     _fp("apertus", "<|inner_prefix|>…<|inner_suffix|>", "<|inner_prefix|>"),
     _fp("solar_open", "Solar Open's <|think|> turn", "<|think|>", "<|end|>"),
+    _fp("solar_open2", "Solar Open 2's <|think:start|>", "<|think:end|>"),
     _fp("plamo3", "<|plamo:begin_think:plamo|>", "plamo:begin_think"),
     _fp("inkling", "<|content_thinking|> blocks (Inkling)", "<|content_thinking|>"),
     _fp(None, "plain reasoning ended by [BEGIN FINAL RESPONSE] (Apriel)", "[BEGIN FINAL RESPONSE]"),
@@ -284,10 +291,18 @@ THINK: tuple[str, ...] = ("<think", "</think")
 # the model id can. ``tests/test_detect.py`` checks that each member parses every other
 # member's rendering of the same calls to the same calls.
 SAME_SYNTAX: tuple[tuple[str, ...], ...] = (
-    ("hermes", "qwen3_json", "granite4", "ernie45", "ripple"),
-    ("qwen3_coder", "qwen3_xml", "mimo", "step3p5", "step5", "granite_toolcall_parser"),
+    ("hermes", "qwen3_json", "granite4", "ernie45", "ripple", "kolibri1"),
+    (
+        "qwen3_coder",
+        "qwen3_xml",
+        "mimo",
+        "step3p5",
+        "step5",
+        "granite_toolcall_parser",
+        "berrylm",
+    ),
     ("zaya", "zaya_xml"),
-    ("glm45", "glm47", "poolside_v1", "ling3"),
+    ("glm45", "glm47", "poolside_v1", "ling3", "spark3", "spark"),
     ("telechat4", "xingchen4", "xing4_0"),
     ("jamba", "hunyuan_a13b"),
     ("llama3_json", "llama4_json"),
@@ -328,6 +343,8 @@ THINK_FAMILIES: dict[str, str] = {
     "ripple": "ripple",
     "gigachat35": "gigachat35",
     "ernie45": "ernie45",
+    "berrylm": "berrylm",
+    "kolibri1": "kolibri1",
     "nemotron_toolcall": "deepseek_r1",  # Nemotron Nano v2 opens <think> in the prompt
 }
 

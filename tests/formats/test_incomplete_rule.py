@@ -117,6 +117,13 @@ CLOSERS: dict[str, tuple[str, str]] = {
     "llama4_pythonic": (",", "]"),  # <|python_end|> may be left out after the list
     "lfm2": (",", "<|tool_call_end|>"),
     "olmo3": ("get_time(", "</function_calls>"),  # one call per line: the next call
+    # issue 46's new names
+    "solar_open2": ("<|tool_call:end|>", "<|tool_call:end|>"),
+    "spark3": ("</tool_call>", "</tool_call>"),
+    "spark": ("</tool_call>", "</tool_call>"),
+    "berrylm": _FUNCTION,
+    "kolibri1": ("</tool_call>", "</tool_call>"),
+    "command_r_plus": (",", "```"),
 }
 
 

@@ -107,6 +107,12 @@ EXAMPLES = [
     # issue 38 (vLLM 0.34's names; [unverified] Ripple ids follow the vendor's name)
     ("Zyphra/ZAYA1-8B", "zaya"),
     ("ricursive/Ripple-instruct", "ripple"),
+    # issue 46's new names
+    ("upstage/Solar-Open2-250B", "solar_open2"),
+    ("RWB/BerryLM-OS", "berrylm"),
+    ("Aleph-Alpha/Kolibri-1", "kolibri1"),
+    ("org/kolibri1-gguf", "kolibri1"),
+    ("CohereForAI/c4ai-command-r-plus-08-2024", "command_r_plus"),
 ]
 
 
@@ -189,8 +195,9 @@ def test_negative_cases(model: str) -> None:
         ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", None),
         ("nvidia/NVIDIA-Nemotron-3-Super-120B-A12B", None),
         ("nvidia/Nemotron-H-8B-Base-8K", None),
-        # Solar Open 2 writes another syntax; Solar Pro and Solar 10.7B none known
-        ("upstage/Solar-Open2-120B", None),
+        # Solar Open 2 writes another syntax (its own format); Solar Pro and Solar 10.7B
+        # none known
+        ("upstage/Solar-Open2-120B", "solar_open2"),
         ("upstage/solar-pro-preview-instruct", None),
         ("upstage/SOLAR-10.7B-Instruct-v1.0", None),
         # other PLaMo generations
@@ -217,7 +224,7 @@ def test_new_formats_negative_cases(model: str, expected: str | None) -> None:
         ("pfnet/plamo-3-nict-2b-base", "plamo3"),
         ("pfnet/plamo-2-8b", None),
         ("upstage/Solar-Open-100B", "solar_open"),
-        ("upstage/Solar-Open2-120B", None),
+        ("upstage/Solar-Open2-120B", "solar_open2"),
         ("thinkingmachines/Inkling", "inkling"),
     ],
 )
@@ -287,6 +294,31 @@ def test_issue16_reasoning_routes(model: str, expected: str | None) -> None:
     ],
 )
 def test_issue38_routes(model: str, tool: str | None, reasoning: str | None) -> None:
+    assert format_for_model(model) == tool
+    assert reasoning_format_for_model(model) == reasoning
+
+
+@pytest.mark.parametrize(
+    ("model", "tool", "reasoning"),
+    [
+        ("upstage/Solar-Open2-250B", "solar_open2", "solar_open2"),
+        ("upstage/solar-open2-250b-fp8", "solar_open2", "solar_open2"),
+        ("RWB/BerryLM-OS", "berrylm", "berrylm"),
+        ("Aleph-Alpha/Kolibri-1", "kolibri1", "kolibri1"),
+        ("Aleph-Alpha/Kolibri-1-BF16", "kolibri1", "kolibri1"),
+        ("CohereForAI/c4ai-command-r-plus", "command_r_plus", None),
+        ("CohereForAI/c4ai-command-r-plus-08-2024", "command_r_plus", None),
+        ("CohereLabs/c4ai-command-r-plus-4bit", "command_r_plus", None),
+        # negative cases: Solar Open 1, the other Command models, other Solars and Kolibris
+        ("upstage/Solar-Open-100B", "solar_open", "solar_open"),
+        ("upstage/SOLAR-10.7B-Instruct-v1.0", None, None),
+        ("CohereForAI/c4ai-command-r7b-12-2024", None, None),
+        ("CohereLabs/command-a-reasoning-08-2025", None, "cohere_command3"),
+        ("learningequality/kolibri-studio", None, None),
+        ("org/berry-7b", None, None),
+    ],
+)
+def test_issue46_routes(model: str, tool: str | None, reasoning: str | None) -> None:
     assert format_for_model(model) == tool
     assert reasoning_format_for_model(model) == reasoning
 

@@ -19,6 +19,7 @@ LICENCES = {
     "oesni/vllm": "Apache-2.0",
     "sgl-project/sglang": "Apache-2.0",
     "ggml-org/llama.cpp": "MIT",
+    "XHToken/Spark-plugin": "Apache-2.0",
 }
 CASE_KEYS = {
     "id", "parser", "source", "text", "content", "reasoning", "calls", "tools", "options",

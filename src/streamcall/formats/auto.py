@@ -32,7 +32,9 @@ on the marker itself; the shared ones read a few characters more:
   a JSON list: ``granite``; ``<function=`` or ``<function name="``: ``qwen3_coder`` (also
   ``qwen3_xml``, ``mimo``, ``step3p5``, ``step5``, ``granite_toolcall_parser``); a name then ``<arg_key>`` or ``</tool_call>``:
   ``glm45`` (``glm47``, ``poolside_v1`` and ``ling3`` read the same); a name then
-  ``<param_key>`` or ``{``: ``telechat4`` (also ``xingchen4``). Anything else: ``hermes``, whose
+  ``<param_key>`` or ``{``: ``telechat4`` (also ``xingchen4``); ``berrylm`` writes
+  ``qwen3_coder``'s calls, ``kolibri1`` ``hermes``'s and ``spark3`` ``glm45``'s, and each
+  is read the same by the format picked. Anything else: ``hermes``, whose
   parser releases what is not a call as text (``ripple`` writes Hermes calls too, the
   newline before ``<tool_call>`` counted as markup: name it to have that). The hold: the
   blanks and the name.
@@ -291,6 +293,10 @@ for _name, _markers in {
     "plamo3": ("<|plamo:begin_tool_requests:plamo|>",),
     "seed_oss": ("<seed:tool_call>", "<seed:think>"),
     "solar_open": ("<|tool_calls|>", "<|tool_call:begin|>"),
+    "solar_open2": ("<|tool_call:start|>",),
+    # Command R+'s opener is prose followed by a fence: only the opener as the template
+    # writes it (or with a blank line) is sniffed, never a bare ```json
+    "command_r_plus": ("Action:\n```json", "Action:\n\n```json"),
     "step3": ("<｜tool_calls_begin｜>",),
     "zaya": ("<zyphra_tool_call>",),
 }.items():

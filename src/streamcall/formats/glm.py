@@ -25,7 +25,7 @@ IQuest-Coder V2's ``<iquestcoder_tool_call>`` is not.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from streamcall.formats.engines.xml_params import XmlParamsParser
 
@@ -65,7 +65,7 @@ def glm_call_header(name_end: str) -> re.Pattern[str]:
 
 
 class GlmParser(XmlParamsParser):
-    names = ("glm45",)
+    names: ClassVar[tuple[str, ...]] = ("glm45",)
     family = "Zhipu GLM-4.5/4.6 (name, newline), GLM-4.7/5 (no newline)"
     vllm_differences = _DIFF
     CALL_OPEN = ("<tool_call>",)

@@ -121,6 +121,12 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("xing4", "xingchen4"),
     ("zaya1", "zaya"),  # Zyphra ZAYA1 (not Zyphra's Zamba, which has no tool format)
     ("ricursive", "ripple"),  # never bare "ripple" [model ids unverified: the vendor's name]
+    # issue 46's new names
+    ("solar-open2", "solar_open2"),  # Solar Open 2 (solar-open- is Solar Open 1)
+    ("berrylm", "berrylm"),
+    ("kolibri-1", "kolibri1"),
+    ("kolibri1", "kolibri1"),
+    ("command-r-plus", "command_r_plus"),  # not command-r7b (Command R7B's START_ACTION)
     # -- base families ----------------------------------------------------------------------
     ("mistral-", "mistral"),
     ("mixtral-", "mistral"),

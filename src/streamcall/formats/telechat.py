@@ -1,6 +1,11 @@
 """TeleChat4 and XingChen4: ``<tool_call>NAME<param_key>k</param_key><param_value>v</param_value>``.
 
-Grammar (SGLang ``telechat4``, ``xingchen4``, ``xing4_0``: one detector, three names)::
+Grammar (SGLang's ``TeleChat4Detector`` and ``XingChen4Detector``, one detector's code twice,
+on SGLang's main branch after release 0.5.23, which registers neither: ``telechat4`` is
+registered at commit 42fad280, ``xingchen4`` at bd41fb02; no engine registers a
+``xing4_0`` tool parser: it is XingChen4's other model type, streamcall's alias. The
+reasoning formats of these names are vLLM's, ``vllm/reasoning/telechat4_reasoning_parser.py``,
+``xingchen4_...`` and ``xing4_0_...``)::
 
     text* ( '<tool_call>' body '</tool_call>' text* )*
     body  := NAME ws* param*                                      # tags
@@ -30,17 +35,23 @@ from typing import Any, ClassVar
 from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.glm import JSON_NO_HEADER, glm_call_header
 
+#: where the format differs from SGLang's detector on purpose (both names' parsers)
+_AS_SGLANG = (
+    "Streams calls and string values while they are "
+    "written (SGLang emits a call whole at </tool_call>); names are not checked "
+    "against the tools (SGLang drops, or in streaming keeps as text, a call to an "
+    "unknown tool), so NAME{json} takes the name from before the '{'; a call cut by "
+    "the end of the stream is reported incomplete; a JSON call must name the function "
+    "before its arguments."
+)
+
 
 class TeleChat4Parser(XmlParamsParser):
     names: ClassVar[tuple[str, ...]] = ("telechat4",)
     family = "China Telecom TeleChat4 (param_key/param_value tags, or JSON)"
     vllm_differences = (
-        "SGLang's name (vLLM has none). Streams calls and string values while they are "
-        "written (SGLang emits a call whole at </tool_call>); names are not checked "
-        "against the tools (SGLang drops, or in streaming keeps as text, a call to an "
-        "unknown tool), so NAME{json} takes the name from before the '{'; a call cut by "
-        "the end of the stream is reported incomplete; a JSON call must name the function "
-        "before its arguments."
+        "SGLang's main-branch name after 0.5.23 (TeleChat4Detector; vLLM has only a "
+        "reasoning parser of this name). " + _AS_SGLANG
     )
     CALL_OPEN = ("<tool_call>",)
     CALL_HEADER = glm_call_header("<{")
@@ -76,6 +87,12 @@ class TeleChat4Parser(XmlParamsParser):
 class XingChen4Parser(TeleChat4Parser):
     names = ("xingchen4", "xing4_0")
     family = "XingChen4 / Xing4.0 (as TeleChat4)"
+    vllm_differences = (
+        "xingchen4 is SGLang's main-branch name after 0.5.23 (XingChen4Detector, "
+        "TeleChat4Detector's code); xing4_0 is no engine's tool-parser name (XingChen4's "
+        "other model type; vLLM has reasoning parsers of both names). Otherwise as "
+        "telechat4: " + _AS_SGLANG
+    )
 
 
 FORMATS = (TeleChat4Parser, XingChen4Parser)

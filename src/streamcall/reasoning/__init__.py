@@ -99,6 +99,11 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("telechat4", "telechat4"),
     ("xingchen4", "xingchen4"),
     ("xing4", "xingchen4"),
+    # issue 46's new names
+    ("solar-open2", "solar_open2"),
+    ("berrylm", "berrylm"),
+    ("kolibri-1", "kolibri1"),
+    ("kolibri1", "kolibri1"),
     # -- base families ----------------------------------------------------------------------
     ("deepseek-v4.1", "deepseek_v41"),
     ("deepseek-v4", "deepseek_v4"),

@@ -14,6 +14,8 @@ is a judgement call the row says why.
 
 from __future__ import annotations
 
+import re
+
 from streamcall.reasoning._engine import ReasoningSpec
 
 __all__ = ["SPECS"]
@@ -34,6 +36,31 @@ _GLM_CALL_MAYBE = (
     r"|/(?:t(?:o(?:o(?:l(?:_(?:c(?:a(?:l(?:l)?)?)?)?)?)?)?)?)?)?)?)?"
 )
 _GLM_CALL_WINDOW = 16 + 64 + 16 + len("</tool_call>")
+
+
+def _prefixes(literal: str) -> str:
+    """A regex matching every prefix of ``literal`` (the empty one included)."""
+    out = ""
+    for ch in reversed(literal):
+        out = f"(?:{re.escape(ch)}{out})?"
+    return out
+
+
+# Solar Open 2's <|tool_call:start|> ends reasoning only when a call follows it: the name
+# on the rest of its line, then its first argument or its closer (what vLLM's one-shot
+# path moves out of reasoning); a mention of the marker stays reasoning. Bounded, as above.
+_SOLAR2_CALL_CONFIRM = (
+    r"[^\S\n]{0,16}[^\s<>|]{1,64}[^\S\n]{0,16}\n\s{0,16}"
+    r"(?:<\|tool_arg:start\|>|<\|tool_call:end\|>)"
+)
+_SOLAR2_CALL_MAYBE = (
+    r"[^\S\n]{0,16}(?:[^\s<>|]{1,64}[^\S\n]{0,16}(?:\n\s{0,16}(?:"
+    + _prefixes("<|tool_arg:start|>")
+    + "|"
+    + _prefixes("<|tool_call:end|>")
+    + "))?)?"
+)
+_SOLAR2_CALL_WINDOW = 16 + 64 + 16 + 1 + 16 + len("<|tool_arg:start|>")
 
 _THINK = ("<think>",)
 _END_THINK = ("</think>",)
@@ -360,6 +387,54 @@ SPECS: tuple[ReasoningSpec, ...] = (
         drop_stray_end=True,
         text_drop=("<|begin|>assistant", "<|content|>", "<|flush|>", "<|calls|>", "<|end|>"),
         vllm_differences="Not a vLLM 0.33 name (from the oesni/vllm fork).",
+    ),
+    # Solar Open 2: the template pre-fills <|think:start|> and leaves it open for the
+    # efforts medium, high and xhigh (and when none is given: the template's default is
+    # high); any other effort closes it in the prompt (switches.py). A call written inside
+    # the think block ends it, when a call really follows the marker.
+    ReasoningSpec(
+        "solar_open2",
+        family="Upstage Solar Open 2",
+        start=("<|think:start|>",),
+        end=("<|think:end|>",),
+        opened=True,
+        implicit_end=("<|tool_call:start|>",),
+        implicit_confirm=_SOLAR2_CALL_CONFIRM,
+        implicit_maybe=_SOLAR2_CALL_MAYBE,
+        implicit_window=_SOLAR2_CALL_WINDOW,
+        # a <|think:end|> after reasoning ended (at a call) is the think block's, dropped
+        text_drop=("<|think:end|>",),
+        vllm_differences="A call written inside the think block ends reasoning, in "
+        "one-shot use too, and what follows it is content (vLLM's one-shot path moves "
+        "complete calls out of the reasoning and keeps the text around them reasoning; its "
+        "streaming path ends reasoning at any <|tool_call:start|>, a mere mention too, "
+        "where here a name and an argument or closer must follow); a <|think:start|> the "
+        "model writes again is dropped.",
+    ),
+    # BerryLM: Qwen3's grammar in its own engine configuration (vLLM berrylm): thinking on
+    # unless enable_thinking is false, <tool_call> ends reasoning, and a repeated </think>
+    # after it is dropped.
+    ReasoningSpec(
+        "berrylm",
+        family="RWB BerryLM",
+        opened=True,
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
+        text_drop=("</think>",),
+        vllm_differences="<tool_call> ends reasoning only when a call follows it (vLLM ends "
+        "it at the marker alone); with thinking off, a <think> the model writes still opens "
+        "reasoning (vLLM returns it all as content).",
+    ),
+    # Kolibri 1: Qwen3's grammar; the template decides thinking by reasoning_effort first
+    # (switches.py), and the model writes Hermes calls (formats/kolibri.py).
+    ReasoningSpec(
+        "kolibri1",
+        family="Aleph Alpha Kolibri 1",
+        opened=True,
+        implicit_end=("<tool_call>",),
+        implicit_confirm=_TOOL_CALL_CONFIRM,
+        implicit_maybe=_TOOL_CALL_MAYBE,
     ),
     ReasoningSpec(
         "minicpmv",

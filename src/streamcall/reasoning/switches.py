@@ -16,7 +16,11 @@ The switches, in the order they are read:
   GigaChat 3.5's ``reasoning``).
 - ``reasoning_effort`` (in ``chat_template_kwargs`` first, then the request's own member):
   for the formats that key on it; its "off" values (``none``, ``no_think``) switch
-  thinking off, any other value switches it on.
+  thinking off, any other value switches it on. A format whose template opens reasoning
+  only for some efforts lists them (``effort_on``: Solar Open 2 opens it for ``medium``,
+  ``high`` and ``xhigh``, and closes it for any other). A format whose template reads the
+  effort before the booleans says so (``effort_first``: Kolibri 1's template decides by a
+  given effort, and reads ``enable_thinking`` only when there is none).
 - Nothing said: the reasoning format's own default (``ReasoningSpec.opened``).
 
 What a switch does to the start state is per format (``SWITCHES``): "off" always means
@@ -46,6 +50,10 @@ class ThinkingSwitch:
     effort: bool = False
     #: "on" means the prompt opened reasoning (False: "on" leaves the format's default)
     on_opens: bool = True
+    #: the efforts that switch thinking on (None: every effort but the "off" ones)
+    effort_on: frozenset[str] | None = None
+    #: a given effort decides before the ``keys`` are read
+    effort_first: bool = False
 
 
 _BOTH = ("enable_thinking", "thinking")
@@ -79,6 +87,11 @@ SWITCHES: dict[str, ThinkingSwitch] = {
     "minicpmv": ThinkingSwitch(),
     "minimax_m3": ThinkingSwitch(("thinking_mode",)),  # "enabled" / "disabled"
     "cohere_command4": ThinkingSwitch(("reasoning",), effort=True),  # effort "none": off
+    "berrylm": ThinkingSwitch(),
+    "kolibri1": ThinkingSwitch(effort=True, effort_first=True),
+    "solar_open2": ThinkingSwitch(
+        (), effort=True, effort_on=frozenset({"medium", "high", "xhigh"})
+    ),
 }
 
 
@@ -112,14 +125,19 @@ def thinking_requested(
     effort = switch.effort if switch is not None else True
     kwargs = request.get("chat_template_kwargs")
     kwargs = kwargs if isinstance(kwargs, Mapping) else {}
-    said = [f for f in (_flag(kwargs.get(k)) for k in keys) if f is not None]
-    if said:
-        return any(said)
+    said_effort: bool | None = None
     if effort:
         value = kwargs.get("reasoning_effort") or request.get("reasoning_effort")
         if isinstance(value, str) and value:
-            return value.strip().lower() not in _EFFORT_OFF
-    return None
+            lowered = value.strip().lower()
+            on = switch.effort_on if switch is not None else None
+            said_effort = lowered not in _EFFORT_OFF if on is None else lowered in on
+    if said_effort is not None and switch is not None and switch.effort_first:
+        return said_effort
+    said = [f for f in (_flag(kwargs.get(k)) for k in keys) if f is not None]
+    if said:
+        return any(said)
+    return said_effort
 
 
 def prompt_opened_for(

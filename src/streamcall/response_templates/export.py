@@ -392,6 +392,7 @@ _COHERE = _json_list(
 
 EXPORTED: dict[str, Exported] = {
     "hermes": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
+    "kolibri1": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
     "qwen3_json": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
     "ernie45": _json_tagged("Assistant:", "<tool_call>", "</tool_call>"),
     "longcat": _json_tagged("[Round 0] ASSISTANT:", "<longcat_tool_call>", "</longcat_tool_call>"),
@@ -531,6 +532,8 @@ EXPORTED: dict[str, Exported] = {
     # ZAYA1's turns are ChatML's (vLLM 0.34's ZayaParser keeps Qwen3's turn boundaries)
     "zaya": _qwen_xml(_QWEN, "zyphra_tool_call"),
     "zaya_xml": _qwen_xml(_QWEN, "zyphra_tool_call"),
+    # BerryLM's turns are ChatML's (vLLM's BerryLM parser keeps <|im_start|>/<|im_end|>)
+    "berrylm": _qwen_xml(_QWEN),
     "step3p5": _tagged_params(
         "<|im_start|>assistant\n",
         r'<tool_call>\s*<function name="(?P<name>[^"\n]+)">',
@@ -838,6 +841,21 @@ UNEXPRESSIBLE: dict[str, str] = {
         "(`transform_each` is fixed); members come in any order."
     ),
     "xingchen4": "As telechat4 (the same format).",
+    "solar_open2": (
+        "streamcall has no chat template of Solar Open 2, so the assistant turn's start, "
+        "which a response template anchors on, is not known."
+    ),
+    "spark3": (
+        "streamcall has no chat template of Spark3, so the assistant turn's start, which a "
+        "response template anchors on, is not known (its calls are GLM's tags, values kept "
+        "as written)."
+    ),
+    "spark": "As spark3 (the same format).",
+    "command_r_plus": (
+        "The calls' opener is written several ways (`Action:` then a newline, a blank "
+        "line, a space or nothing before the fence), and a list region opens at one literal; "
+        "and streamcall has no chat template of Command R+ to anchor the assistant turn on."
+    ),
     "xing4_0": "As telechat4 (the same format).",
 }
 

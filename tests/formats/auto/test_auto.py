@@ -53,6 +53,10 @@ EQUIVALENT = {
     "hunyuan_a13b": "jamba",
     "minimax": "jamba",
     "llama4_json": "llama3_json",
+    "berrylm": "qwen3_coder",
+    "kolibri1": "hermes",
+    "spark3": "glm45",
+    "spark": "glm45",
 }
 
 #: formats auto cannot tell from the one it picks: the same wire read by other rules

@@ -295,7 +295,8 @@ def test_value_text_is_read_without_the_terminator_search(fmt: str) -> None:
     parser.feed(text[: text.index("vvv") + 20])  # past the cut value held whole
     assert parser._mode == _xmlargs.STRING_MODE
     stops = parser._terminator_stops  # type: ignore[attr-defined]
-    assert stops.lead == {"kimi_k3": "<|"}.get(fmt, "<")  # what every terminator starts with
+    # what every terminator starts with
+    assert stops.lead == {"kimi_k3": "<|", "solar_open2": "<|"}.get(fmt, "<")
     stops.finder = Refuse()
     assert parser.feed("vvvvvvv") == [ToolCallArgs(0, "vvvvvvv")]
     with fast.reference(), pytest.raises(AssertionError, match="terminator search ran"):

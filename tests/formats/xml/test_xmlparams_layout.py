@@ -35,12 +35,15 @@ MODULES = [
     "dots",
     "gigachat",
     "zaya",
+    "solar_open2",
+    "spark3",
+    "berrylm",
     "schema",
 ]
 
 
 def test_every_format_of_the_family_is_here() -> None:
-    assert len(XML_FORMATS) == 30
+    assert len(XML_FORMATS) == 34
 
 
 @pytest.mark.parametrize("fmt", XML_FORMATS)
