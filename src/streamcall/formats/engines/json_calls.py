@@ -30,6 +30,11 @@ Modes (``Mode``) and what each step reads::
     AFTER        ',' or '}'                             KEY or BODY   ToolCallEnd (no closer due)
     (any)        malformed markup                       TEXT          Text; ToolCallEnd incomplete
 
+Text after the object inside string arguments (``"{\\"a\\":1} more"``) is that call's
+junk, released as written after it; should the call then break, the markup read from the
+string's closing quote on is released with it, so that the text is the model's, quote
+included (``_after_junk``).
+
 A step may go straight on into the step of the mode it set when that is the next token's
 (a key's colon and value, a name and the ',' after it), never round a cycle: a call's
 members are read one loop turn each.
@@ -234,6 +239,7 @@ class JsonCallsParser(ToolParser):
         self._args_seen = False
         self._pending: list[str] = []  # argument text written before the name
         self._other: JsonScan | None = None  # the value of another key
+        self._after_junk = -1  # where in _raw the markup after string arguments' junk starts
 
     # -- text, and the blocks between calls ------------------------------------------------
 
@@ -550,6 +556,15 @@ class JsonCallsParser(ToolParser):
         if outcome == BLANK:  # an empty or blank string: no arguments
             self._args_seen = False
             self._args = self._encoded = None
+        elif encoded.junk:
+            # Text followed the object inside the string: the markup from the string's
+            # closing quote on is kept, the call's start notwithstanding (``_begin``), so
+            # that a call that breaks later releases the junk, then that markup, then the
+            # rest, as written (``_broken``).
+            if self._index < 0:  # (its body was kept above, quote and all)
+                self._raw[-1] = buf[pos : end - 1]
+            self._after_junk = len(self._raw)
+            self._raw.append('"')
         self._mode = AFTER
         return end, False
 
@@ -638,7 +653,11 @@ class JsonCallsParser(ToolParser):
         if self._index < 0:
             assert self._name is not None
             self._index = self._start_call(out, self._name, self._call_id)
-            self._raw.clear()
+            if self._after_junk > 0:  # (``_read_string_args``) the markup after junk stays
+                del self._raw[: self._after_junk]
+                self._after_junk = 0
+            elif self._after_junk < 0:
+                self._raw.clear()
 
     def _flush_pending(self, out: list[Event]) -> None:
         if self._pending:
