@@ -9,8 +9,9 @@
     bench      cli/bench.py     ``python -m benchmarks``, from a source checkout
 
 Each verb's module builds its own subparser (``add_parser``) and runs it (``run``);
-``cli/common.py`` holds what they share (``CLIError``, stderr and stdout), and
-``cli/sinks.py`` what ``parse`` writes. This module only wires them together.
+``cli/common.py`` holds what they share (``CLIError`` and the one-line errors, reading
+input files, checked numbers, stderr and stdout), and ``cli/sinks.py`` what ``parse``
+writes. This module only wires them together.
 
 Only the standard library is imported at module level; rich and the server stack are
 imported lazily by the verbs that need them. Bad input never ends in a traceback: it gets
@@ -24,9 +25,10 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from streamcall.cli import bench, detect, examples, formats, parse, render, serve
-from streamcall.cli.common import PROG, CLIError, note, version
+from streamcall.cli.common import PROG, ArgumentParser, CLIError, note, version
 from streamcall.cli.formats import formats_markdown
 from streamcall.cli.parse import looks_like_sse
 from streamcall.cli.serve import parse_size
@@ -48,7 +50,7 @@ _VERBS = (parse, formats, examples, detect, render, serve, bench)
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: the program's options, then each verb's subparser."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog=PROG,
         description=(
             "Streaming LLM output to clean events: text, reasoning and tool calls with "
@@ -63,10 +65,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _verb_parser(parser: argparse.ArgumentParser, verb: str | None) -> Any:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(verb) if verb else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extras = parser.parse_known_args(argv)
+        if extras:  # said by the verb's parser, whose --help lists what it takes
+            verb = _verb_parser(parser, args.command)
+            (verb or parser).error(f"unrecognized arguments: {' '.join(extras)}")
+    except SystemExit as exc:  # --help, --version, or argparse's one-line error
+        return exc.code if isinstance(exc.code, int) else 2
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
-from streamcall.cli.common import CLIError, Subparsers, write
+from streamcall.cli.common import CLIError, Subparsers, existing_path, write
 
 __all__ = ["add_parser", "run"]
 
@@ -29,10 +28,11 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print what ``streamcall.detect`` finds in the source, and why."""
     from streamcall.detect import detect
 
     try:
-        found = detect(Path(args.source))
+        found = detect(existing_path(args.source))
     except (OSError, ValueError) as exc:
         raise CLIError(str(exc)) from None
     if args.json:

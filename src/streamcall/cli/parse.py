@@ -20,11 +20,22 @@ import json
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, Protocol
 
 from streamcall import bundled
-from streamcall.cli.common import CLIError, Subparsers, note, write
+from streamcall.cli.common import (
+    CLIError,
+    Subparsers,
+    directory,
+    existing_path,
+    input_file,
+    load_tools,
+    note,
+    positive_int,
+    read_bytes,
+    seconds,
+    write,
+)
 from streamcall.cli.sinks import Fold, Progress, make_sink
 from streamcall.events import Event, StreamError, Text
 
@@ -80,7 +91,12 @@ def add_parser(sub: Subparsers) -> None:
         ),
     )
     p.add_argument(
-        "--tools", metavar="FILE", help="OpenAI tools list as JSON (types untyped values)"
+        "--tools",
+        metavar="FILE",
+        help=(
+            "OpenAI tools list as JSON (types untyped values); examples/tools.json is the "
+            "bundled one"
+        ),
     )
     p.add_argument(
         "--unknown-calls",
@@ -93,7 +109,7 @@ def add_parser(sub: Subparsers) -> None:
     )
     p.add_argument(
         "--chunk",
-        type=int,
+        type=positive_int,
         metavar="N",
         help="replay the input in chunks of N (characters of text, bytes of SSE)",
     )
@@ -101,7 +117,7 @@ def add_parser(sub: Subparsers) -> None:
     out.add_argument("--message", action="store_true", help="print the final message as JSON")
     out.add_argument("--live", action="store_true", help="render the stream as it is parsed")
     p.add_argument("--plain", action="store_true", help="with --live: plain text, no rich")
-    p.add_argument("--delay", type=float, metavar="S", help="sleep S seconds between chunks")
+    p.add_argument("--delay", type=seconds, metavar="S", help="sleep S seconds between chunks")
     p.set_defaults(func=run)
 
 
@@ -148,44 +164,12 @@ def _utf8_decoder() -> Any:
     return codecs.getincrementaldecoder("utf-8")(errors="replace")
 
 
-def _load_tools(path: str | None) -> list[dict[str, Any]] | None:
-    if path is None:
-        return None
-    resolved = bundled.resolve_path(path)
-    if resolved is None:
-        raise CLIError(f"cannot read tools file {path!r}: no such file")
-    try:
-        value = json.loads(resolved.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CLIError(f"cannot read tools file {path!r}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise CLIError(f"tools file {path!r} is not valid JSON: {exc}") from None
-    if isinstance(value, dict) and isinstance(value.get("tools"), list):
-        value = value["tools"]
-    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
-        raise CLIError(
-            f"tools file {path!r} must hold a JSON list of OpenAI tools "
-            '([{"type": "function", "function": {...}}, ...])'
-        )
-    return value
-
-
 def _read_input(source: str) -> tuple[bytes, bundled.Example | None]:
+    """The input's bytes, and the bundled example it is if it is one."""
     if source == "-":
         return sys.stdin.buffer.read(), None
-    resolved = bundled.resolve_path(source)
-    if resolved is None:
-        hint = ""
-        if Path(source).parts[:1] == ("examples",):
-            names = ", ".join(ex.file for ex in bundled.examples())
-            hint = f" (bundled examples: {names})"
-        raise CLIError(f"cannot read {source!r}: no such file{hint}")
-    if resolved.is_dir():
-        raise CLIError(f"cannot read {source!r}: it is a directory")
-    try:
-        data = resolved.read_bytes()
-    except OSError as exc:
-        raise CLIError(f"cannot read {source!r}: {exc.strerror or exc}") from None
+    data = read_bytes(source)
+    resolved = input_file(source)
     example = None
     if resolved.parent == bundled.example_dir() or resolved.parent.name == "examples":
         example = bundled.find_example(resolved.name)
@@ -216,10 +200,8 @@ def _checkpoint(args: argparse.Namespace) -> Any | None:
     if given:
         raise CLIError(f"{source} decides the formats: drop {' and '.join(given)}")
     if args.model_dir is not None:
-        if not Path(args.model_dir).is_dir():
-            raise CLIError(f"--model-dir {args.model_dir!r}: not a directory")
         try:
-            found = detect(Path(args.model_dir))
+            found = detect(directory(args.model_dir, "--model-dir"))
         except (OSError, ValueError) as exc:
             raise CLIError(str(exc)) from None
     else:
@@ -227,6 +209,7 @@ def _checkpoint(args: argparse.Namespace) -> Any | None:
 
         if args.reasoning is not None:
             raise CLIError("--response-template decides the reasoning too: drop --reasoning")
+        existing_path(args.response_template, "--response-template")
         try:
             template = load_response_template(args.response_template).as_dict()
         except (OSError, ValueError, LookupError) as exc:
@@ -348,8 +331,6 @@ def _chunked_text_bytes(data: bytes, size: int | None, sse: bool) -> Iterator[by
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.chunk is not None and args.chunk <= 0:
-        raise CLIError("--chunk must be a positive number")
     data, example = _read_input(args.file)
     chosen = (args.format, args.model, args.model_dir, args.response_template)
     if example is not None and chosen == (None, None, None, None):
@@ -358,7 +339,7 @@ def run(args: argparse.Namespace) -> int:
         if args.reasoning is None:
             args.reasoning = example.reasoning
     sse = args.sse or (not args.text and looks_like_sse(data))
-    tools = _load_tools(args.tools)
+    tools = None if args.tools is None else load_tools(args.tools)
     feeder = _make_feeder(args, sse, tools)
 
     live = args.live

@@ -12,9 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
+from typing import Any
 
-from streamcall.cli.common import CLIError, Subparsers, write
+from streamcall.cli.common import (
+    CLIError,
+    Subparsers,
+    existing_path,
+    load_tools,
+    read_text,
+    write,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -41,43 +48,26 @@ def add_parser(sub: Subparsers) -> None:
         "--kwarg",
         metavar="NAME=JSON",
         action="append",
-        help="a chat_template_kwargs member, e.g. enable_thinking=false (repeatable)",
+        help=(
+            "a chat_template_kwargs member, its value in JSON, e.g. enable_thinking=false "
+            "(repeatable)"
+        ),
     )
     r.add_argument("--json", action="store_true", help="the prompt, stop strings and template")
     r.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Render the request; print the prompt (or, with ``--json``, its stop strings and
+    template too)."""
     from streamcall.prompt import Prompter, TemplateError, family_for, load_chat_template
 
-    raw = sys.stdin.read() if args.request == "-" else _read_file(args.request)
-    try:
-        body = json.loads(raw)
-    except ValueError as exc:
-        raise CLIError(f"{args.request}: not a JSON chat request ({exc})") from None
-    if isinstance(body, list):  # a bare list of messages
-        body = {"messages": body}
-    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-        raise CLIError(f"{args.request}: expected a chat request with a 'messages' list")
-    if args.model is not None:
-        body["model"] = args.model
-    if args.tools is not None:
-        try:
-            body["tools"] = json.loads(_read_file(args.tools))
-        except ValueError as exc:
-            raise CLIError(f"{args.tools}: not a JSON tools list ({exc})") from None
-    for item in args.kwarg or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise CLIError(f"--kwarg {item!r}: expected NAME=JSON, e.g. enable_thinking=false")
-        try:
-            parsed = json.loads(value)
-        except ValueError:
-            parsed = value
-        body.setdefault("chat_template_kwargs", {})[key] = parsed
+    body = _request(args)
     try:
         if args.model_dir is not None or args.template is not None:
-            template = load_chat_template(args.model_dir or args.template)
+            source = args.model_dir or args.template
+            existing_path(source, "--model-dir" if args.model_dir is not None else "--template")
+            template = load_chat_template(source)
             prompter = Prompter(template=template, format=args.format)
         else:
             if args.format is not None and family_for(args.format) is None:
@@ -97,8 +87,45 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_file(path: str) -> str:
+def _request(args: argparse.Namespace) -> dict[str, Any]:
+    """The chat request: the file (or a bare messages list), with what the options add."""
+    raw = sys.stdin.read() if args.request == "-" else read_text(args.request)
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from None
+        body = json.loads(raw)
+    except ValueError as exc:
+        raise CLIError(f"{args.request}: not a JSON chat request ({exc})") from None
+    if isinstance(body, list):  # a bare list of messages
+        body = {"messages": body}
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        raise CLIError(f"{args.request}: expected a chat request with a 'messages' list")
+    if args.model is not None:
+        body["model"] = args.model
+    if args.tools is not None:
+        body["tools"] = load_tools(args.tools)
+    for item in args.kwarg or []:
+        key, value = _kwarg(item)
+        body.setdefault("chat_template_kwargs", {})[key] = value
+    return body
+
+
+#: Python's spelling of JSON's three words, which a shell user types first
+_PYTHON_WORDS = {"True": "true", "False": "false", "None": "null"}
+
+
+def _kwarg(item: str) -> tuple[str, Any]:
+    """``NAME=JSON`` as a name and its value. A value that is not JSON is an error, never
+    a string: ``enable_thinking=False`` read as the string ``"False"`` would be truthy."""
+    key, sep, value = item.partition("=")
+    if not sep or not key:
+        raise CLIError(f"--kwarg {item!r}: expected NAME=JSON, e.g. enable_thinking=false")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        pass
+    if value in _PYTHON_WORDS:
+        hint = f"{key}={_PYTHON_WORDS[value]}, not {value}"
+    elif value[:1] in ("{", "[", "'", '"'):
+        hint = "strings and keys in double quotes, true/false/null in lower case"
+    else:
+        hint = f"a string goes in double quotes: {key}='\"{value}\"'"
+    raise CLIError(f"--kwarg {item!r}: the value must be JSON ({hint})")

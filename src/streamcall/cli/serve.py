@@ -10,12 +10,24 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from streamcall.cli.common import CLIError, Subparsers
+from streamcall.cli.common import (
+    CLIError,
+    Subparsers,
+    directory,
+    note,
+    os_reason,
+    port_number,
+    positive_int,
+    positive_seconds,
+    seconds,
+)
 
-__all__ = ["API_KEY_ENV", "CLIENT_KEY_ENV", "add_parser", "parse_size", "run"]
+if TYPE_CHECKING:
+    from streamcall.server import ServerConfig
+
+__all__ = ["API_KEY_ENV", "CLIENT_KEY_ENV", "add_parser", "bind_error", "parse_size", "run"]
 
 API_KEY_ENV = "STREAMCALL_API_KEY"
 CLIENT_KEY_ENV = "STREAMCALL_CLIENT_KEY"
@@ -49,8 +61,10 @@ def add_parser(sub: Subparsers) -> None:
         ),
     )
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    s.add_argument("--workers", type=int, default=1, help="worker processes (needs --upstream)")
+    s.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    s.add_argument(
+        "--workers", type=positive_int, default=1, help="worker processes (needs --upstream)"
+    )
     s.add_argument(
         "--api-key",
         metavar="KEY",
@@ -66,6 +80,12 @@ def add_parser(sub: Subparsers) -> None:
             f"${CLIENT_KEY_ENV}); /health stays open"
         ),
     )
+    _add_request_options(s)
+    s.set_defaults(func=run)
+
+
+def _add_request_options(s: argparse.ArgumentParser) -> None:
+    """What the proxy does with a request: its tools, its size, its upstream's time."""
     s.add_argument(
         "--upstream-tools",
         choices=["pass", "strip", "none", "render"],
@@ -107,17 +127,47 @@ def add_parser(sub: Subparsers) -> None:
         default="16MB",
         help="largest request body accepted, e.g. 16MB, 512KB, 1048576 (default 16MB)",
     )
-    s.add_argument("--timeout", type=float, default=600.0, help="upstream read timeout, seconds")
     s.add_argument(
-        "--replay-delay", type=float, default=0.02, help="built-in upstream: seconds between chunks"
+        "--timeout", type=positive_seconds, default=600.0, help="upstream read timeout, seconds"
+    )
+    s.add_argument(
+        "--replay-delay",
+        type=seconds,
+        default=0.02,
+        help="built-in upstream: seconds between chunks",
     )
     s.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
     )
-    s.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Check the options, then serve until interrupted; the address is tried before the
+    banner, so that a port in use is one line and nothing else."""
+    _require_server_extra()
+    from streamcall.server import run as serve
+
+    config = _config(args)
+    problem = bind_error(args.host, args.port)
+    if problem is not None:
+        raise CLIError(f"cannot serve on {args.host}:{args.port}: {problem}", 1)
+    try:
+        serve(
+            config, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level
+        )
+    except OSError as exc:
+        raise CLIError(f"cannot serve on {args.host}:{args.port}: {os_reason(exc)}", 1) from None
+    except SystemExit as exc:  # uvicorn's own exit when it could not start (its log says why)
+        if exc.code:
+            raise CLIError(
+                f"cannot serve on {args.host}:{args.port}: the server did not start "
+                f"(exit status {exc.code}; its log above says why)",
+                1,
+            ) from None
+    return 0
+
+
+def _require_server_extra() -> None:
     try:
         import httpx  # noqa: F401
         import starlette  # noqa: F401
@@ -128,15 +178,18 @@ def run(args: argparse.Namespace) -> int:
             "pip install -e '.[server]' (from a clone of streamcall)",
             code=1,
         ) from None
-    from streamcall.server import ServerConfig, run
+
+
+def _config(args: argparse.Namespace) -> ServerConfig:
+    """The proxy's configuration from the options, each checked; says on stderr which
+    template renders the prompts when streamcall renders them."""
+    from streamcall.server import ServerConfig
 
     if args.format is not None:
         from streamcall.formats.registry import formats
 
         if args.format not in (*formats(), "auto"):
             raise CLIError(f"unknown tool-call format {args.format!r}; see `streamcall formats`")
-    if args.workers < 1:
-        raise CLIError("--workers must be at least 1")
     if args.upstream_tools == "render" and args.upstream is None:
         raise CLIError(
             "--upstream-tools render needs --upstream (a completion server's base URL; the "
@@ -169,8 +222,7 @@ def run(args: argparse.Namespace) -> int:
 
         if args.format is not None:
             raise CLIError("--model-dir decides the tool-call format: drop --format")
-        if not Path(args.model_dir).is_dir():
-            raise CLIError(f"--model-dir {args.model_dir!r}: not a directory")
+        directory(args.model_dir, "--model-dir")
         try:
             config = config_with_model_dir(config, args.model_dir)
         except (OSError, ValueError) as exc:
@@ -180,18 +232,34 @@ def run(args: argparse.Namespace) -> int:
         from streamcall.server.app import prompter_for
 
         try:
-            print(
-                f"streamcall: prompts rendered with {prompter_for(config).source}", file=sys.stderr
-            )
+            note(f"prompts rendered with {prompter_for(config).source}")
         except (TemplateError, ValueError, OSError) as exc:
             raise CLIError(str(exc)) from None
+    return config
+
+
+def bind_error(host: str, port: int) -> str | None:
+    """Why the proxy could not listen on ``host:port`` (a port in use, a host that does
+    not resolve), or None. Bound as uvicorn binds (asyncio's ``create_server``: every
+    address the host resolves to, ``SO_REUSEADDR``, IPv6 sockets IPv6 only), then let go."""
+    import socket
+
     try:
-        run(config, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level)
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
     except OSError as exc:
-        raise CLIError(
-            f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", 1
-        ) from None
-    return 0
+        return os_reason(exc)
+    for family, kind, proto, _, address in infos:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(address)
+        except OSError as exc:
+            return os_reason(exc)
+    return None
 
 
 _SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "m": 1 << 20, "mb": 1 << 20}
