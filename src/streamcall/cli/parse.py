@@ -26,13 +26,13 @@ from streamcall import bundled
 from streamcall.cli.common import (
     CLIError,
     Subparsers,
+    cannot_read,
     directory,
     existing_path,
     input_file,
     load_tools,
     note,
     positive_int,
-    read_bytes,
     seconds,
     write,
 )
@@ -168,8 +168,11 @@ def _read_input(source: str) -> tuple[bytes, bundled.Example | None]:
     """The input's bytes, and the bundled example it is if it is one."""
     if source == "-":
         return sys.stdin.buffer.read(), None
-    data = read_bytes(source)
     resolved = input_file(source)
+    try:
+        data = resolved.read_bytes()
+    except OSError as exc:
+        raise cannot_read(source, exc) from None
     example = None
     if resolved.parent == bundled.example_dir() or resolved.parent.name == "examples":
         example = bundled.find_example(resolved.name)
