@@ -86,7 +86,7 @@ from streamcall.response_templates.oneshot import (
 )
 from streamcall.response_templates.spec import Anchor, Field, ResponseTemplate, compile_template
 from streamcall.response_templates.tooltypes import schema_types, tool_parameters
-from streamcall.text import ArgsStreamer, PartialMarkers, fast
+from streamcall.text import ArgsStreamer, PartialMarkers, fast, not_text
 
 __all__ = [
     "CALL_FIELDS",
@@ -338,6 +338,8 @@ class ResponseStream:
                 self._buf += text
             self._read(out, False)
         except Exception as exc:  # a bug here must not break the stream
+            if not isinstance(text, str):
+                raise not_text(text) from None  # the caller's: said, not swallowed
             self._fail(out, exc, "internal error")
         return out
 
