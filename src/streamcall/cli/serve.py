@@ -190,11 +190,6 @@ def _config(args: argparse.Namespace) -> ServerConfig:
 
         if args.format not in (*formats(), "auto"):
             raise CLIError(f"unknown tool-call format {args.format!r}; see `streamcall formats`")
-    if args.upstream_tools == "render" and args.upstream is None:
-        raise CLIError(
-            "--upstream-tools render needs --upstream (a completion server's base URL; the "
-            "built-in replay upstream serves recorded chat answers only)"
-        )
     if args.workers > 1 and args.upstream is None:
         raise CLIError(
             "--workers needs --upstream (the built-in replay upstream runs in one process)"
