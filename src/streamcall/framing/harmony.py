@@ -59,6 +59,7 @@ __all__ = [
     "HeaderReader",
     "function_name",
     "parse_header",
+    "prompt_framing",
 ]
 
 START = "<|start|>"
@@ -152,3 +153,47 @@ class HeaderReader:
             self._searched = len(buf) - pos
             return pos, None
         return pos + opener, None  # never a header: its opener is text
+
+    def read_rest(
+        self, prefix: str, buf: str, pos: int, final: bool
+    ) -> tuple[int, Header | None] | None:
+        """``read`` for a header the prompt began (``prefix``: its text from the opener on),
+        continued at ``buf[pos]``: ``(end, Header)`` as ``read`` has it; ``(pos, None)``:
+        not a header (there is no opener in the output to release: ``buf[pos:]`` is read
+        as text, openers included); None: not decided yet, ``buf[pos:]`` must be held."""
+        searched = pos + self._searched if self._searched else 0
+        end, resume, marker = self._ends.find(buf, pos, searched)
+        self._searched = 0
+        if marker == MESSAGE and len(prefix) + resume - pos <= MAX_HEADER:
+            return resume, parse_header(prefix + buf[pos:end])
+        if marker is None and not final and len(prefix) + len(buf) - pos < MAX_HEADER:
+            self._searched = len(buf) - pos
+            return None
+        return pos, None
+
+
+def prompt_framing(generation_prompt: str | None) -> tuple[str, Header | None]:
+    """Where a generation prompt (the rendered prompt's tail) leaves Harmony's framing:
+
+    - ``(text, None)``, ``text`` not empty: inside a message's header, whose text so far
+      (from its opener) is ``text``; gpt-oss's template ends with ``<|start|>assistant``,
+      so the output starts with the rest of the header (`` to=functions.f<|channel|>...``,
+      ``<|channel|>analysis<|message|>...``);
+    - ``("", Header)``: inside the body of a message with that header (the prompt ended
+      with its ``<|message|>``);
+    - ``("", None)``: before a message (no prompt, or its last message ended).
+    """
+    if not generation_prompt:
+        return "", None
+    last = max(generation_prompt.rfind(token) for token in FRAMES)
+    if last < 0 or generation_prompt.startswith(TERMINATORS, last):
+        return "", None
+    cut = max(generation_prompt.rfind(token, 0, last + 1) for token in TERMINATORS)
+    begin = generation_prompt.rfind(START, cut + 1, last + 1)
+    if begin < 0:
+        begin = generation_prompt.find(CHANNEL, cut + 1)
+    if generation_prompt.startswith(MESSAGE, last):
+        if begin < 0 or begin > last:
+            return "", None
+        return "", parse_header(generation_prompt[begin:last])
+    return generation_prompt[begin:], None
