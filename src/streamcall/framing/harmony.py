@@ -188,8 +188,8 @@ def prompt_framing(generation_prompt: str | None) -> tuple[str, Header | None]:
     last = max(generation_prompt.rfind(token) for token in FRAMES)
     if last < 0 or generation_prompt.startswith(TERMINATORS, last):
         return "", None
-    cut = max(generation_prompt.rfind(token, 0, last + 1) for token in TERMINATORS)
-    begin = generation_prompt.rfind(START, cut + 1, last + 1)
+    cut = max(generation_prompt.rfind(token) for token in TERMINATORS)  # all before last
+    begin = generation_prompt.rfind(START, cut + 1)
     if begin < 0:
         begin = generation_prompt.find(CHANNEL, cut + 1)
     if generation_prompt.startswith(MESSAGE, last):
