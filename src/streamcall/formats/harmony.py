@@ -45,6 +45,16 @@ Modes (``Mode``) and what each step reads::
             ... no longer JSON                        BODY     ToolCallEnd incomplete
     AFTER   blanks, then the terminator               TEXT
             anything else (text in the message)       BODY     Text
+    PROMPT  the rest of the header the prompt began   as HEADER
+            not a header (a '<|start|>' first, too    TEXT     (nothing: the output is
+            long, cut off)                                     read as text from there)
+
+Where the output starts (``start_after``, given the generation prompt: the rendered
+prompt's tail, ``framing.harmony.prompt_framing``): gpt-oss's template ends with
+``<|start|>assistant``, so the output starts in PROMPT, inside that header
+(`` to=functions.f<|channel|>commentary <|constrain|>json<|message|>{...}<|call|>``); a
+prompt that ends with a header's ``<|message|>`` starts it in that message's body; with no
+prompt, or one that ends before a message, it starts in TEXT.
 
 A terminator always ends the message, even inside a JSON string: in the token stream it
 is a special token, never content. The blanks after a call's message are a gap: markup

@@ -33,6 +33,13 @@ opener inside it may still start a message). A reader made with ``breaks`` (Muse
 terminators, ``framing.muse``) treats those tokens as it treats ``<|start|>``. Every decision is a position in the text,
 never the size of a chunk, so the result is the same however the text is cut.
 
+A header may have begun in the prompt: gpt-oss's template ends the prompt with
+``<|start|>assistant``, and the output goes on with the rest of that header
+(``prompt_framing`` reads where a generation prompt leaves the framing;
+``HeaderReader.read_rest`` reads the rest, under the same bound, counted from the prompt's
+opener). When the rest is no header, there is no opener in the output to release: the
+output is read as text from its start.
+
 A body ends at the first terminator or opener (``BODY_ENDS``): in the token stream these
 are special tokens, never content, so one inside a JSON string ends the body too. Every
 Harmony token starts with ``<|``, so a buffer without it holds none (``StopMarkers``: one
