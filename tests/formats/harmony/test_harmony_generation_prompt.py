@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from streamcall import testing
 from streamcall.formats.registry import tool_parser
-from streamcall.framing.harmony import FRAMES, Header, prompt_framing
+from streamcall.framing.harmony import FRAMES, MAX_HEADER, Header, prompt_framing
 from streamcall.output import output_parser, parse_output
 from streamcall.reasoning import reasoning_parser
 from support import random_chunkings
@@ -30,6 +30,8 @@ THINK_THEN_CALL = (
     '<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": 1}<|call|>'
 )
 Simple = list[tuple[str, Any]]
+LONG = " " + "x" * 600 + "<|message|>past the header's bound"  # counted from the prompt's opener
+CUT = " to=functions.f<|channel|>comm"  # the stream ends inside the header
 
 # (output, what the combined parser and the tool parser read, what the reasoning parser reads)
 CASES: list[tuple[str, Simple, Simple]] = [
@@ -61,6 +63,8 @@ CASES: list[tuple[str, Simple, Simple]] = [
         [("text", ' to=browser.search<|channel|>analysis<|message|>{"q": "x"}<|call|>')],
     ),
     # no header after all: the output is text from its start
+    (LONG, [("text", LONG)], None),  # type: ignore[list-item]
+    (CUT, [("text", CUT)], None),  # type: ignore[list-item]
     ("Plain text, no header.", [("text", "Plain text, no header.")], None),  # type: ignore[list-item]
     (
         "Hello<|start|>assistant<|channel|>final<|message|>Hi<|end|>",
@@ -192,3 +196,16 @@ def test_an_explicit_prompt_opened_wins() -> None:
 )
 def test_prompt_framing(prompt: str | None, framing: tuple[str, Header | None]) -> None:
     assert prompt_framing(prompt) == framing
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_bound_counts_the_prompts_part_of_the_header(extra: int) -> None:
+    prompt = "<|start|>assistant"
+    head = " to=functions.f<|channel|>commentary "
+    rest = head + " " * (MAX_HEADER - len(prompt) - len(head) - len("<|message|>") + extra)
+    text = rest + '<|message|>{"a": 1}<|call|>'
+    got = simple(
+        testing.check_chunkings(lambda: tool_parser("openai", generation_prompt=prompt), text)
+    )
+    # past the bound: text up to the '<|channel|>' that opens a commentary message
+    assert got == ([("f", {"a": 1})] if not extra else [("text", ' to=functions.f{"a": 1}')])
