@@ -50,7 +50,7 @@ from streamcall.reasoning import (
     reasoning_parser,
 )
 from streamcall.reasoning._engine import MarkerReasoningParser
-from streamcall.reasoning.switches import prompt_opened_for
+from streamcall.reasoning.switches import prompt_opened_by, prompt_opened_for
 from streamcall.text.newlines import NewlineEvents
 from streamcall.toolchoice import AllowedCalls, restrict, unknown_calls_error
 
@@ -166,6 +166,7 @@ def output_parser(
     thinking: bool | None = None,
     tool_choice: Any = None,
     unknown_calls: str = "keep",
+    generation_prompt: str | None = None,
 ) -> OutputParser:
     """A fresh combined parser.
 
@@ -183,6 +184,17 @@ def output_parser(
     function the ``tools`` do not declare: kept as a call, or text in the format's own
     syntax, as a named ``tool_choice`` has it (no tools: every call is kept; see
     ``streamcall.toolchoice``). A value other than these two raises ``ValueError``.
+
+    ``generation_prompt`` is the text the prompt ends with (the rendered prompt, or its
+    tail), where the model's output starts; each stage takes its start state from it.
+    A ``<think>``-style reasoning format: a prompt that ends with its start marker
+    (``<think>\n``) opened reasoning, one that ends with its end marker (an empty block,
+    ``</think>\n\n``) did not (``switches.prompt_opened_by``); this wins over ``thinking``
+    and the ``request``'s switches, and an explicit ``prompt_opened`` wins over it; any other
+    ending says nothing. Harmony (``openai`` and ``openai_gptoss``): gpt-oss's prompt ends
+    with ``<|start|>assistant``, so the output starts inside that header (`` to=functions.f
+    <|channel|>commentary <|constrain|>json<|message|>{...}<|call|>``), and both stages read
+    it as the rest of the header. None (the default) keeps every stage's usual start.
     """
     if tool_choice == "none":
         tool_format = "none"
@@ -191,14 +203,20 @@ def output_parser(
     if reasoning_format is None and model is not None:
         reasoning_format = reasoning_format_for_model(model)
     if prompt_opened is None and reasoning_format not in (None, "none"):
-        prompt_opened = prompt_opened_for(reasoning_format, request, thinking=thinking)
+        prompt_opened = prompt_opened_by(reasoning_format, generation_prompt)
+        if prompt_opened is None:
+            prompt_opened = prompt_opened_for(reasoning_format, request, thinking=thinking)
     rp = (
-        reasoning_parser(reasoning_format, prompt_opened=prompt_opened)
+        reasoning_parser(
+            reasoning_format, prompt_opened=prompt_opened, generation_prompt=generation_prompt
+        )
         if reasoning_format is not None and reasoning_format != "none"
         else None
     )
     tp = (
-        tool_parser(tool_format, tools=tools, id_prefix=id_prefix)
+        tool_parser(
+            tool_format, tools=tools, id_prefix=id_prefix, generation_prompt=generation_prompt
+        )
         if tool_format is not None and tool_format != "none"
         else None
     )
@@ -222,6 +240,7 @@ def parse_output(
     thinking: bool | None = None,
     tool_choice: Any = None,
     unknown_calls: str = "keep",
+    generation_prompt: str | None = None,
 ) -> Parsed:
     """One-shot: ``output_parser`` fed the whole text, then finished."""
     parser = output_parser(
@@ -234,6 +253,7 @@ def parse_output(
         thinking=thinking,
         tool_choice=tool_choice,
         unknown_calls=unknown_calls,
+        generation_prompt=generation_prompt,
     )
     events = parser.feed(text)
     events.extend(parser.finish())

@@ -12,8 +12,9 @@ The layers wired together, in the order data flows::
   dropped silently (a Go client that unmarshals each chunk would skip it).
 - ``delta.content`` goes through the model-text parser when a tool or reasoning format is
   given (or routed from ``model``); otherwise it is ``Text`` as is. ``request`` (the chat
-  request body: its thinking switches), ``thinking``, ``tool_choice`` and
-  ``unknown_calls`` go to ``output_parser`` with it. ``unknown_calls="text"`` applies to
+  request body: its thinking switches), ``thinking``, ``tool_choice``,
+  ``unknown_calls`` and ``generation_prompt`` (the text the prompt ends with, where the
+  output starts: see ``output_parser``) go to ``output_parser`` with it. ``unknown_calls="text"`` applies to
   the calls read from the model text only: structured ``delta.tool_calls`` are the
   server's own decision and pass through.
 - Structured ``delta.tool_calls`` from the server become the same ``ToolCall*`` events.
@@ -78,6 +79,7 @@ def _model_text_parser(
     thinking: bool | None,
     tool_choice: Any,
     unknown_calls: str = "keep",
+    generation_prompt: str | None = None,
 ) -> TextParser | None:
     if format is None and model is None and reasoning is None:
         return None
@@ -93,6 +95,7 @@ def _model_text_parser(
         thinking=thinking,
         tool_choice=tool_choice,
         unknown_calls=unknown_calls,
+        generation_prompt=generation_prompt,
     )
     return parser
 
@@ -123,6 +126,7 @@ class StreamParser:
         thinking: bool | None = None,
         tool_choice: Any = None,
         unknown_calls: str = "keep",
+        generation_prompt: str | None = None,
     ) -> None:
         from streamcall.toolchoice import unknown_calls_error
 
@@ -140,6 +144,7 @@ class StreamParser:
             thinking,
             tool_choice,
             unknown_calls,
+            generation_prompt,
         )
         self._text_done = False
         self._acc = ChatAccumulator()

@@ -45,6 +45,16 @@ Modes (``Mode``) and what each step reads::
             ... no longer JSON                        BODY     ToolCallEnd incomplete
     AFTER   blanks, then the terminator               TEXT
             anything else (text in the message)       BODY     Text
+    PROMPT  the rest of the header the prompt began   as HEADER
+            not a header (a '<|start|>' first, too    TEXT     (nothing: the output is
+            long, cut off)                                     read as text from there)
+
+Where the output starts (``start_after``, given the generation prompt: the rendered
+prompt's tail, ``framing.harmony.prompt_framing``): gpt-oss's template ends with
+``<|start|>assistant``, so the output starts in PROMPT, inside that header
+(`` to=functions.f<|channel|>commentary <|constrain|>json<|message|>{...}<|call|>``); a
+prompt that ends with a header's ``<|message|>`` starts it in that message's body; with no
+prompt, or one that ends before a message, it starts in TEXT.
 
 A terminator always ends the message, even inside a JSON string: in the token stream it
 is a special token, never content. The blanks after a call's message are a gap: markup
@@ -77,8 +87,10 @@ from streamcall.framing.harmony import (
     OPENERS,
     START,
     TERMINATORS,
+    Header,
     HeaderReader,
     function_name,
+    prompt_framing,
 )
 from streamcall.text import ArgsStep, ArgsStreamer, Step, cut_marker
 
@@ -94,9 +106,10 @@ class Mode(IntEnum):
     LEAD = 3  # a call's body before its first non-blank character
     ARGS = 4
     AFTER = 5  # the arguments closed: the terminator is due
+    PROMPT = 6  # the rest of a header the generation prompt began
 
 
-TEXT, HEADER, BODY, LEAD, ARGS, AFTER = map(int, Mode)
+TEXT, HEADER, BODY, LEAD, ARGS, AFTER, PROMPT = map(int, Mode)
 
 # Blanks before a call's arguments and after them (any Unicode blank, as a tokenizer may
 # write one).
@@ -125,6 +138,7 @@ class HarmonyParser(ToolParser):
         self._mode = TEXT
         self._body_kind = _VISIBLE
         self._name = ""
+        self._prompt_header = ""  # in PROMPT: the header's text the prompt wrote
         self._index = -1
         self._args: ArgsStreamer | None = None
         self._arg_step = ArgsStep(BODY_ENDS, self._args_ended)  # the ARGS step
@@ -135,7 +149,19 @@ class HarmonyParser(ToolParser):
             self._read_lead,
             self._arg_step.step,
             self._read_after,
+            self._read_prompt_header,
         )
+
+    def start_after(self, generation_prompt: str) -> None:
+        """The output starts where the prompt left Harmony's framing (``prompt_framing``):
+        inside a header (gpt-oss's ``<|start|>assistant``), in a message's body, or before
+        a message."""
+        header_text, header = prompt_framing(generation_prompt)
+        if header_text:
+            self._prompt_header = header_text
+            self._mode = PROMPT
+        elif header is not None:
+            self._open_message(header, "")
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
@@ -166,10 +192,26 @@ class HarmonyParser(ToolParser):
             self._release_raw(out)
             self._mode = TEXT
             return end, False
+        self._open_message(header, buf[pos:end])
+        return end, False
+
+    def _read_prompt_header(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        got = self._headers.read_rest(self._prompt_header, buf, pos, final)
+        if got is None:
+            return pos, True
+        end, header = got
+        if header is None:  # not a header: the output is read as text from its start
+            self._mode = TEXT
+        else:
+            self._open_message(header, buf[pos:end])
+        return end, False
+
+    def _open_message(self, header: Header, written: str) -> None:
+        """A message's header was read (``written``: its text in the output)."""
         name = header.function
         if name is not None:
             self._name = name
-            self._raw = [buf[pos:end]]  # text if the body is not JSON
+            self._raw = [written] if written else []  # text if the body is not JSON
             self._body_kind = _VISIBLE
             self._mode = LEAD
         else:
@@ -177,7 +219,6 @@ class HarmonyParser(ToolParser):
             thought = header.recipient or header.channel == "analysis"
             self._body_kind = _THOUGHT if thought else _VISIBLE
             self._mode = BODY
-        return end, False
 
     def _read_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         end, resume, marker = BODY_ENDS.find(buf, pos, final)

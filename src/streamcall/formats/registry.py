@@ -212,11 +212,24 @@ def tool_parser(
     tools: Tools | None = None,
     id_prefix: str = "call_",
     template: Any = None,
+    generation_prompt: str | None = None,
 ) -> ToolParser:
     """A fresh streaming parser for a format, given by name or routed from a model id.
 
     ``template`` is the response template of the ``hf`` format and of ``beam``, which reads
-    one the same way (``formats/hf.py``); they need one, and no other format takes it."""
+    one the same way (``formats/hf.py``); they need one, and no other format takes it.
+    ``generation_prompt`` is the text the prompt ends with, where the output starts
+    (``ToolParser.start_after``: Harmony's ``<|start|>assistant`` leaves it inside a
+    header); None, or a prompt that ends before any markup, starts it before one."""
+    parser = _tool_parser(name, model, tools, id_prefix, template)
+    if generation_prompt:
+        parser.start_after(generation_prompt)
+    return parser
+
+
+def _tool_parser(
+    name: str | None, model: str | None, tools: Tools | None, id_prefix: str, template: Any
+) -> ToolParser:
     if name in ("hf", "beam"):
         from streamcall.formats.hf import HfToolParser
 

@@ -33,6 +33,13 @@ opener inside it may still start a message). A reader made with ``breaks`` (Muse
 terminators, ``framing.muse``) treats those tokens as it treats ``<|start|>``. Every decision is a position in the text,
 never the size of a chunk, so the result is the same however the text is cut.
 
+A header may have begun in the prompt: gpt-oss's template ends the prompt with
+``<|start|>assistant``, and the output goes on with the rest of that header
+(``prompt_framing`` reads where a generation prompt leaves the framing;
+``HeaderReader.read_rest`` reads the rest, under the same bound, counted from the prompt's
+opener). When the rest is no header, there is no opener in the output to release: the
+output is read as text from its start.
+
 A body ends at the first terminator or opener (``BODY_ENDS``): in the token stream these
 are special tokens, never content, so one inside a JSON string ends the body too. Every
 Harmony token starts with ``<|``, so a buffer without it holds none (``StopMarkers``: one
@@ -59,6 +66,7 @@ __all__ = [
     "HeaderReader",
     "function_name",
     "parse_header",
+    "prompt_framing",
 ]
 
 START = "<|start|>"
@@ -152,3 +160,47 @@ class HeaderReader:
             self._searched = len(buf) - pos
             return pos, None
         return pos + opener, None  # never a header: its opener is text
+
+    def read_rest(
+        self, prefix: str, buf: str, pos: int, final: bool
+    ) -> tuple[int, Header | None] | None:
+        """``read`` for a header the prompt began (``prefix``: its text from the opener on),
+        continued at ``buf[pos]``: ``(end, Header)`` as ``read`` has it; ``(pos, None)``:
+        not a header (there is no opener in the output to release: ``buf[pos:]`` is read
+        as text, openers included); None: not decided yet, ``buf[pos:]`` must be held."""
+        searched = pos + self._searched if self._searched else 0
+        end, resume, marker = self._ends.find(buf, pos, searched)
+        self._searched = 0
+        if marker == MESSAGE and len(prefix) + resume - pos <= MAX_HEADER:
+            return resume, parse_header(prefix + buf[pos:end])
+        if marker is None and not final and len(prefix) + len(buf) - pos < MAX_HEADER:
+            self._searched = len(buf) - pos
+            return None
+        return pos, None
+
+
+def prompt_framing(generation_prompt: str | None) -> tuple[str, Header | None]:
+    """Where a generation prompt (the rendered prompt's tail) leaves Harmony's framing:
+
+    - ``(text, None)``, ``text`` not empty: inside a message's header, whose text so far
+      (from its opener) is ``text``; gpt-oss's template ends with ``<|start|>assistant``,
+      so the output starts with the rest of the header (`` to=functions.f<|channel|>...``,
+      ``<|channel|>analysis<|message|>...``);
+    - ``("", Header)``: inside the body of a message with that header (the prompt ended
+      with its ``<|message|>``);
+    - ``("", None)``: before a message (no prompt, or its last message ended).
+    """
+    if not generation_prompt:
+        return "", None
+    last = max(generation_prompt.rfind(token) for token in FRAMES)
+    if last < 0 or generation_prompt.startswith(TERMINATORS, last):
+        return "", None
+    cut = max(generation_prompt.rfind(token) for token in TERMINATORS)  # all before last
+    begin = generation_prompt.rfind(START, cut + 1)
+    if begin < 0:
+        begin = generation_prompt.find(CHANNEL, cut + 1)
+    if generation_prompt.startswith(MESSAGE, last):
+        if begin < 0 or begin > last:
+            return "", None
+        return "", parse_header(generation_prompt[begin:last])
+    return generation_prompt[begin:], None

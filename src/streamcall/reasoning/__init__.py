@@ -23,6 +23,7 @@ from streamcall.reasoning.inkling import InklingReasoningParser
 from streamcall.reasoning.muse import MuseReasoningParser
 from streamcall.reasoning.passthrough import AppendThinkParser, IdentityParser
 from streamcall.reasoning.specs import SPECS
+from streamcall.reasoning.switches import prompt_opened_by
 from streamcall.routing import route
 
 __all__ = [
@@ -153,14 +154,26 @@ def reasoning_format_for_model(model_id: str) -> str | None:
 
 
 def reasoning_parser(
-    name: str, *, prompt_opened: bool | None = None, template: Any = None
+    name: str,
+    *,
+    prompt_opened: bool | None = None,
+    template: Any = None,
+    generation_prompt: str | None = None,
 ) -> ReasoningParser:
     """A fresh streaming reasoning parser.
 
     ``prompt_opened`` states whether the prompt already opened reasoning (the template
     pre-filled ``<think>``); None takes the format's default. ``template`` is the response
     template of the ``hf`` and ``beam`` formats (``formats/hf.py``), which need one.
+    ``generation_prompt`` is the text the prompt ends with (the rendered prompt's tail),
+    where the output starts: when ``prompt_opened`` is None it is decided from it where it
+    says (``switches.prompt_opened_by``: ending with the start marker, ``<think>\n``, opens
+    reasoning; ending with the end marker, ``</think>\n\n``, does not), and Harmony
+    (``openai_gptoss``) takes its start state from it (after ``<|start|>assistant``: inside
+    a header).
     """
+    if prompt_opened is None and generation_prompt:
+        prompt_opened = prompt_opened_by(name, generation_prompt)
     if name in ("hf", "beam"):
         from streamcall.reasoning.hf import HfReasoningParser
 
@@ -179,7 +192,9 @@ def reasoning_parser(
     if name == "minimax_m2_append_think":
         return AppendThinkParser(name, prompt_opened=prompt_opened)
     if name == "openai_gptoss":
-        return HarmonyReasoningParser(name, prompt_opened=prompt_opened)
+        return HarmonyReasoningParser(
+            name, prompt_opened=prompt_opened, generation_prompt=generation_prompt
+        )
     if name in _MUSE_FORMATS:
         return MuseReasoningParser(name, prompt_opened=prompt_opened)
     known = ", ".join(reasoning_formats())

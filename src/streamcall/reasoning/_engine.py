@@ -136,7 +136,7 @@ class ReasoningParser(FeedLoop):
     """
 
     #: a tool parser reads this parser's ``Text`` (``output.OutputParser`` sets it): a
-    #: format whose tool parser reads the same message framing (Muse) then hands on every
+    #: format whose tool parser reads the same message framing (Muse, Harmony) then hands on every
     #: frame, so that the tool parser sees each message's end where it is
     feeds_tools: bool = False
     #: set by ``output.OutputParser`` when a tool parser reads this parser's ``Text``:

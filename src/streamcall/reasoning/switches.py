@@ -23,6 +23,12 @@ The switches, in the order they are read:
   given effort, and reads ``enable_thinking`` only when there is none).
 - Nothing said: the reasoning format's own default (``ReasoningSpec.opened``).
 
+The generation prompt, when it is known (the rendered prompt's tail), says it outright and
+comes before the switches (``prompt_opened_by``): a prompt that ends with the format's
+start marker (blanks after it aside: Qwen3.5's ``<think>\n``) opened reasoning, one that
+ends with its end marker (an empty block, ``<think>\n\n</think>\n\n``) did not; any
+other ending says nothing, since many models write their own start marker.
+
 What a switch does to the start state is per format (``SWITCHES``): "off" always means
 the output starts outside reasoning (a start marker the model writes still opens it);
 "on" means the output starts inside reasoning for the formats whose templates pre-fill the
@@ -37,7 +43,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SWITCHES", "ThinkingSwitch", "prompt_opened_for", "thinking_requested"]
+from streamcall.framing.harmony import prompt_framing
+from streamcall.reasoning.specs import SPECS
+
+__all__ = [
+    "SWITCHES",
+    "ThinkingSwitch",
+    "prompt_opened_by",
+    "prompt_opened_for",
+    "thinking_requested",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,3 +180,28 @@ def prompt_opened_for(
         return False
     on_opens = switch.on_opens if switch is not None else False
     return True if on_opens else None
+
+
+def prompt_opened_by(reasoning_format: str | None, generation_prompt: str | None) -> bool | None:
+    """The ``prompt_opened`` the generation prompt's own text says (the module header):
+    True when it ends with one of the format's start markers, False when it ends with one
+    of its end markers (blanks after either aside), None otherwise. Harmony
+    (``openai_gptoss``): True when it ends inside an analysis message's body."""
+    if not reasoning_format or not generation_prompt:
+        return None
+    if reasoning_format == "openai_gptoss":
+        _, header = prompt_framing(generation_prompt)
+        opened = header is not None and not header.recipient and header.channel == "analysis"
+        return True if opened else None
+    spec = next((s for s in SPECS if s.name == reasoning_format), None)
+    if spec is None:
+        return None
+    tail = generation_prompt.rstrip()
+    best = 0
+    said: bool | None = None
+    for opens, markers in ((True, spec.start), (False, spec.end)):
+        for marker in markers:
+            marker = marker.strip()
+            if marker and len(marker) > best and tail.endswith(marker):
+                best, said = len(marker), opens
+    return said

@@ -80,6 +80,12 @@ class ToolParser(FeedLoop):
         self._gap: list[str] | None = None
         self._lead = ""  # the gap before a block that may still fail: its text if it does
 
+    def start_after(self, generation_prompt: str) -> None:
+        """Take the start state the generation prompt (the rendered prompt's tail) leaves:
+        call before the first ``feed``. Only a format whose output can start inside its
+        own framing reads it (Harmony: after ``<|start|>assistant``, inside a header);
+        for the others the output starts before any markup, whatever the prompt."""
+
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
         """Model text for these calls, written the way the model writes them.
