@@ -157,3 +157,30 @@ def test_serve_with_the_replay_logs_each_line_once() -> None:
         proc.terminate()
         out, _ = proc.communicate(timeout=30)
     assert out.count("Started server process") == 1, out
+
+
+def test_the_rendered_prompt_gives_the_parser_its_start() -> None:
+    """Render mode: where the prompt the proxy rendered leaves the model is where the parser
+    starts (``generation_prompt``), over what the request's switches would say."""
+    from streamcall.events import Reasoning, Text
+    from streamcall.server.parsers import parser_for
+
+    body = {
+        "model": "Qwen/Qwen3-8B",
+        "messages": [{"role": "user", "content": "hi"}],
+        "chat_template_kwargs": {"enable_thinking": False},
+    }
+    sse = (
+        b'data: {"choices": [{"index": 0, "delta": {"content": "hm</think>Hi!"}, '
+        b'"finish_reason": "stop"}]}\n\ndata: [DONE]\n\n'
+    )
+    config = ServerConfig(upstream="http://127.0.0.1:9/v1", upstream_tools="render")
+    opened = parser_for(config, body, "call_", "<|im_start|>assistant\n<think>\n")
+    events = opened.feed(sse) + opened.finish()
+    assert [e for e in events if isinstance(e, Reasoning | Text)] == [
+        Reasoning("hm"),
+        Text("Hi!"),
+    ]
+    closed = parser_for(config, body, "call_", None)  # the request's switch: thinking off
+    events = closed.feed(sse) + closed.finish()
+    assert "".join(e.text for e in events if isinstance(e, Text)) == "hm</think>Hi!"

@@ -15,6 +15,9 @@ rest, as ``output_parser`` reads it: its ``tools`` type untyped values, its
 ``tool_choice`` decides which calls are parsed, its thinking switches where reasoning
 starts; ``--unknown-calls`` decides a call to an undeclared function. A request whose names
 cannot make a parser (an unknown format) is logged and passes its content through as text.
+In ``render`` mode the prompt the proxy rendered is the parser's ``generation_prompt``: where
+the prompt leaves the model (inside a reasoning block, inside gpt-oss's assistant header)
+is where the parser starts.
 """
 
 from __future__ import annotations
@@ -62,8 +65,11 @@ def choose(config: ServerConfig, model: Any) -> Choice:
     return Choice(tool, reasoning, source)
 
 
-def parser_for(config: ServerConfig, body: dict[str, Any], prefix: str) -> StreamParser:
-    """A fresh parser for one upstream answer to ``body`` (its call ids start ``prefix``)."""
+def parser_for(
+    config: ServerConfig, body: dict[str, Any], prefix: str, prompt: str | None = None
+) -> StreamParser:
+    """A fresh parser for one upstream answer to ``body`` (its call ids start ``prefix``);
+    ``prompt``, the prompt the proxy rendered (``render`` mode), gives its start state."""
     model = body.get("model")
     choice = choose(config, model)
     if config.response_template is not None:
@@ -86,6 +92,7 @@ def parser_for(config: ServerConfig, body: dict[str, Any], prefix: str) -> Strea
             request=body,
             tool_choice=body.get("tool_choice"),
             unknown_calls=config.unknown_calls,
+            generation_prompt=prompt,
         )
     except ValueError as exc:
         log.warning("no parser for model %r (%s): content passes through", model, exc)

@@ -192,10 +192,9 @@ class Pipeline:
 
     async def stream(self, request: Request, endpoint: Endpoint, call: Call) -> Response:
         body = call.chat
-        parser = parser_for(
-            self.config, body, endpoint.call_prefix()
-        )  # before any I/O: bad tools fail here
-        path, sent = self.upstream.request_for(body)
+        path, sent, prompt = self.upstream.request_for(body)
+        # before any I/O: bad tools fail here
+        parser = parser_for(self.config, body, endpoint.call_prefix(), prompt)
         req = self.upstream.client.build_request(
             "POST", path, json=sent, headers=self.upstream.headers(request)
         )
@@ -335,7 +334,7 @@ class Pipeline:
     async def complete(self, request: Request, endpoint: Endpoint, call: Call) -> Response:
         body = call.chat
         prefix = endpoint.call_prefix()
-        path, payload = self.upstream.request_for(body)
+        path, payload, prompt = self.upstream.request_for(body)
         payload = dict(payload)
         payload["stream"] = False
         payload.pop("stream_options", None)
@@ -368,7 +367,9 @@ class Pipeline:
         for number, choice in enumerate(choices):
             if not isinstance(choice, dict):
                 continue
-            parser = parser_for(self.config, body, f"{prefix}{number}_" if number else prefix)
+            parser = parser_for(
+                self.config, body, f"{prefix}{number}_" if number else prefix, prompt
+            )
             try:
                 events = parser.feed(_ENCODER.encode_json(_as_chunk(choice)))
                 events.extend(parser.finish())

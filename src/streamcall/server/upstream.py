@@ -124,8 +124,10 @@ class Upstream:
 
     # -- what a request sends -------------------------------------------------------------
 
-    def request_for(self, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """The upstream route and body for a chat request (``--upstream-tools``)."""
+    def request_for(self, body: dict[str, Any]) -> tuple[str, dict[str, Any], str | None]:
+        """The upstream route and body for a chat request (``--upstream-tools``), and the
+        prompt the proxy rendered for it (``render`` mode; else None): the parser takes its
+        start state from the prompt's end (``output_parser``'s ``generation_prompt``)."""
         prompter = self.prompter
         mode = self.config.upstream_tools
         if prompter is None:
@@ -135,14 +137,15 @@ class Upstream:
                     "--upstream-tools strip: the request's tools are not sent, so the model "
                     "is not told of them; --upstream-tools render writes them into the prompt"
                 )
-            return "chat/completions", upstream_body(body, mode)
+            return "chat/completions", upstream_body(body, mode), None
         no = refused(body)
         if no is not None:
             raise BadRequest(
                 f"'{no[0]}' is not supported with --upstream-tools render: {no[1]}", no[0]
             )
         try:
-            return "completions", completion_body(body, prompter.prompt(body))
+            prompt = prompter.prompt(body)
+            return "completions", completion_body(body, prompt), prompt.text
         except TemplateError as exc:
             raise BadRequest(str(exc), "messages") from None
         except (ValueError, TypeError) as exc:
