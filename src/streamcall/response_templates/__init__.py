@@ -10,8 +10,10 @@ spec (version 1):
 - ``content``: the content parsers and transforms a region's body goes through;
 - ``tooltypes``: tool-call arguments typed by the request's tools;
 - ``oneshot``: ``parse_response``, the drop-in for transformers' one;
-- ``stream``: ``response_parser``, the same reading as a stream of streamcall's events;
-- ``export``: response templates for streamcall's own formats (``response_template_for``).
+- ``stream``: ``response_parser``, the same reading as a stream of streamcall's events, with
+  ``watch`` (one anchor's search) and ``field_events`` (what each field's text becomes);
+- ``export``: response templates for streamcall's own formats (``response_template_for``),
+  built from the shapes in ``export_shapes``.
 
 docs/response-templates.md is the user's guide, with the differences from transformers.
 """
