@@ -52,6 +52,7 @@ SIZES = (4096, 16384, 65536)
 PEER_BUDGET_S = 3.0  # per peer and document, for the quadratic re-parse loop
 # CPU time: on a shared machine, wall time is mostly the other processes' load.
 CLOCK = time.process_time
+NOT_INSTALLED = "not installed"
 
 Parser = Callable[[str], Any]
 
@@ -418,7 +419,7 @@ def single_shot(found: dict[str, Parser]) -> None:
         if "jiter" in found:
             jiter_cut = times[-1]
         cut_rows.append(
-            [f"{label}: streamcall parse_partial_json", fast * 1e6, 1.0, fast / jiter_cut]
+            [f"{label}: streamcall parse_partial_json", fast * 1e6, 1.0, _per(fast, jiter_cut)]
         )
         if not math.isnan(pure):
             cut_rows.append(
@@ -426,7 +427,7 @@ def single_shot(found: dict[str, Parser]) -> None:
                     f"{label}: streamcall, pure Python (no orjson)",
                     pure * 1e6,
                     pure / fast,
-                    pure / jiter_cut,
+                    _per(pure, jiter_cut),
                 ]
             )
         cut_rows.append(
@@ -434,7 +435,7 @@ def single_shot(found: dict[str, Parser]) -> None:
                 f"{label}: streamcall, one-shot fast path off",
                 reference * 1e6,
                 reference / fast_ab,  # the on/off A/B's own ratio
-                reference / jiter_cut,
+                _per(reference, jiter_cut),
             ]
         )
         for name, parse in found.items():
@@ -443,7 +444,7 @@ def single_shot(found: dict[str, Parser]) -> None:
                 name = "jiter trailing-strings"
             else:
                 t = best_of(lambda c=cut, f=parse: f(c), clock=CLOCK, repeat=3)
-            cut_rows.append([f"{label}: {name}", t * 1e6, t / fast, t / jiter_cut])
+            cut_rows.append([f"{label}: {name}", t * 1e6, t / fast, _per(t, jiter_cut)])
     print("\nSingle shot, 64 KB document (ratio against streamcall on the complete document)")
     print(table(["", "µs", "× streamcall"], rows))
     print(
@@ -451,6 +452,9 @@ def single_shot(found: dict[str, Parser]) -> None:
         " streamcall and jiter interleaved; target: streamcall within 3× of jiter)"
     )
     print(table(["", "µs", "× streamcall", "× jiter"], cut_rows))
+    if "jiter" not in found:
+        print(f"jiter is {NOT_INSTALLED} (pip install -e '.[bench]'): no × jiter figures")
+        return
     ours = [r for r in cut_rows if str(r[0]).endswith(": streamcall parse_partial_json")]
     worst = max(ours, key=lambda r: float(r[3]))  # type: ignore[arg-type]
     print(f"worst streamcall × jiter on a cut document: {float(worst[3]):.2f} ({worst[0]})")  # type: ignore[arg-type]
@@ -460,6 +464,11 @@ def single_shot(found: dict[str, Parser]) -> None:
         print(f"worst without orjson: {float(worst[3]):.2f} ({worst[0]})")  # type: ignore[arg-type]
     else:
         print("orjson is not installed: the figures above are the pure-Python ones")
+
+
+def _per(t: float, peer: float) -> float | str:
+    """``t`` against a peer's time; a peer that is not installed has none (not ``nan``)."""
+    return NOT_INSTALLED if math.isnan(peer) else t / peer
 
 
 def _ms(times: list[float]) -> list[float]:

@@ -170,6 +170,12 @@ def _pct(values: list[int], q: float) -> float:
 
 
 def main() -> None:
+    # the server stack, here rather than in the two processes started below (the upstream
+    # would die on it while this one waits for it to answer): missing, it is one line
+    import httpx  # noqa: F401
+    import starlette  # noqa: F401
+    import uvicorn  # noqa: F401
+
     from benchmarks._util import table
 
     up_port, proxy_port = _free_port(), _free_port()

@@ -1,7 +1,9 @@
 """Run saved failures again: ``python -m fuzz.replay [CRASHES_DIR]``.
 
 Every ``*.input`` and ``*.min`` under the folder (one sub-folder per target) goes through its
-target once more; each line says whether it still fails, and how.
+target once more; each line says whether it still fails, and how. The exit status is 1
+if one still fails; with no folder yet (no campaign has saved a failure) there is nothing
+to replay, and it is 0.
 """
 
 from __future__ import annotations
@@ -11,9 +13,19 @@ from pathlib import Path
 
 from fuzz.targets import failure_of, get_target, target_names
 
+#: where ``python -m fuzz`` saves failures (absent until a campaign has found one)
+CRASHES = Path(__file__).resolve().parent / "crashes"
+
 
 def main(argv: list[str]) -> int:
-    root = Path(argv[0]) if argv else Path(__file__).resolve().parent / "crashes"
+    root = Path(argv[0]) if argv else CRASHES
+    if not root.is_dir():
+        if argv:
+            print(f"python -m fuzz.replay: no such folder: {root}", file=sys.stderr)
+            return 2
+        # a fresh clone: no campaign has saved a failure yet
+        print(f"nothing to replay: {root} does not exist (python -m fuzz writes failures there)")
+        return 0
     by_slug = {name.replace(":", "-"): name for name in target_names()}
     failing = 0
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name in by_slug):

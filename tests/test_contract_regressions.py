@@ -261,6 +261,40 @@ def test_text_after_the_object_inside_string_arguments_is_released_as_written(
     )
 
 
+# The object inside string arguments closed, text followed it inside the string, and then
+# the call broke after the string's closing quote: the text, the quote and what follows are
+# released as written (issue 46, coverage-guided fuzzing: '}s' was released for '}"s').
+JUNK_THEN_BREAK = [
+    ('<tool_call>{"name":"","arguments":"{\\"\\":null}}"s', "", '{"":null}', '}"s'),
+    ('<tool_call>{"name":"f","arguments":"{\\"a\\":1}}" , s', "f", '{"a":1}', '}" , s'),
+    ('<tool_call>{"name":"f","arguments":"{\\"a\\":1}}", "x"s', "f", '{"a":1}', '}", "x"s'),
+    # the arguments before the name: the markup after the quote is kept too
+    ('<tool_call>{"arguments":"{\\"a\\":1}}", "name":"f"s', "f", '{"a":1}', '}", "name":"f"s'),
+]
+
+
+@pytest.mark.parametrize("fmt", ["hermes", "granite4", "qwen3_coder", "qwen3_json", "ernie45"])
+@pytest.mark.parametrize(("text", "name", "arguments", "rest"), JUNK_THEN_BREAK)
+@given(data=st.data())
+def test_text_after_junk_in_string_arguments_is_released_as_written(
+    fmt: str, text: str, name: str, arguments: str, rest: str, data: st.DataObject
+) -> None:
+    items = items_of(fmt, text, data)
+    assert items == [("call", Call(0, "call_0", name, arguments, True)), ("text", rest)]
+
+
+@pytest.mark.parametrize("fmt", ["hermes", "granite4"])
+@given(data=st.data())
+def test_junk_in_string_arguments_of_a_complete_call_keeps_the_quote_as_markup(
+    fmt: str, data: st.DataObject
+) -> None:
+    text = '<tool_call>{"arguments":"{\\"a\\":1}}", "name":"f"}</tool_call>'
+    assert items_of(fmt, text, data) == [
+        ("call", Call(0, "call_0", "f", '{"a":1}', False)),
+        ("text", "}"),
+    ]
+
+
 # -- 5. text that vanished ----------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""The source tree's shape (issue 47): short modules, no import circle, short server functions.
+"""The source tree's shape (issue 47): short modules, no import circle, short functions.
 
 - No module under src/streamcall is over ``MAX_MODULE_LINES`` lines.
 - No import circle among streamcall's modules. Every import counts: at module level,
@@ -6,9 +6,10 @@
   a circle a reader must untangle). ``from streamcall.x import y`` is an edge to
   ``streamcall.x.y`` when that is a module, else to ``streamcall.x``; a package's
   ``__init__`` is not counted as imported by importing one of its modules.
-- No function in src/streamcall/server/ is over ``MAX_SERVER_FUNCTION_LINES`` lines.
+- No function in src/streamcall/server/ or src/streamcall/cli/ (the proxy and the command
+  line, the rooms a user meets first) is over ``MAX_FUNCTION_LINES`` lines.
 
-The allow-lists name what other branches are fixing now; each entry is removed when its
+The allow-lists name what is still to be fixed (on other branches, or next); each entry is removed when its
 fix lands, and an entry that no longer applies fails ``test_allow_lists_are_current``.
 """
 
@@ -23,14 +24,15 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "streamcall"
 
 MAX_MODULE_LINES = 750
-MAX_SERVER_FUNCTION_LINES = 100
+MAX_FUNCTION_LINES = 100
 
 # Modules allowed over MAX_MODULE_LINES, as paths from the repository's root.
 LONG_MODULES_ALLOWED = {
-    "src/streamcall/cli.py",  # being split into a package of one module per verb
+    # grew past the limit on main (c4175c0, new families) while the others were split
+    "src/streamcall/prompt/families.py",
 }
-# Server functions allowed over MAX_SERVER_FUNCTION_LINES, as "path:name".
-LONG_SERVER_FUNCTIONS_ALLOWED = {
+# Server and command-line functions allowed over MAX_FUNCTION_LINES, as "path:name".
+LONG_FUNCTIONS_ALLOWED = {
     # 101 lines since the replay upstream grew /v1/completions; server/ is another branch's
     "src/streamcall/server/replay.py:replay_app",
 }
@@ -145,16 +147,17 @@ def _a_circle(graph: dict[str, set[str]], members: frozenset[str]) -> list[str]:
 
 
 def _long_functions() -> dict[str, int]:
-    """Every function in src/streamcall/server/ over the limit, as "path:name" -> lines
-    (``def`` to its last line; a nested function counts in its own right too)."""
+    """Every function in server/ and cli/ over the limit, as "path:name" -> lines (``def``
+    to its last line; a nested function counts in its own right too)."""
     found: dict[str, int] = {}
-    for path in sorted((PACKAGE / "server").rglob("*.py")):
+    paths = [*(PACKAGE / "server").rglob("*.py"), *(PACKAGE / "cli").rglob("*.py")]
+    for path in sorted(paths):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 assert node.end_lineno is not None
                 lines = node.end_lineno - node.lineno + 1
-                if lines > MAX_SERVER_FUNCTION_LINES:
+                if lines > MAX_FUNCTION_LINES:
                     found[f"{path.relative_to(SRC.parent)}:{node.name}"] = lines
     return found
 
@@ -181,13 +184,13 @@ def test_no_import_circle() -> None:
     )
 
 
-def test_no_server_function_is_over_100_lines() -> None:
+def test_no_server_or_cli_function_is_over_100_lines() -> None:
     too_long = {
         name: lines
         for name, lines in _long_functions().items()
-        if name not in LONG_SERVER_FUNCTIONS_ALLOWED
+        if name not in LONG_FUNCTIONS_ALLOWED
     }
-    assert not too_long, f"server functions over {MAX_SERVER_FUNCTION_LINES} lines: {too_long}"
+    assert not too_long, f"functions over {MAX_FUNCTION_LINES} lines: {too_long}"
 
 
 def test_allow_lists_are_current() -> None:
@@ -198,7 +201,7 @@ def test_allow_lists_are_current() -> None:
         for entry in sorted(LONG_MODULES_ALLOWED)
         if not (root / entry).is_file() or _line_count(root / entry) <= MAX_MODULE_LINES
     ]
-    stale += sorted(LONG_SERVER_FUNCTIONS_ALLOWED - set(_long_functions()))
+    stale += sorted(LONG_FUNCTIONS_ALLOWED - set(_long_functions()))
     circles = set(_circles(_graph()))
     stale += [" <-> ".join(sorted(c)) for c in CIRCLES_ALLOWED if c not in circles]
     assert not stale, f"no longer needed, remove from the allow-lists: {stale}"

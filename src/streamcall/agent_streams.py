@@ -49,7 +49,7 @@ from streamcall.chunks import Message
 from streamcall.chunks.decode import ChunkDelta, ToolCallFragment, Usage
 from streamcall.events import Event, StreamError
 from streamcall.sse import SSEDecoder
-from streamcall.stream import StreamParser
+from streamcall.stream import StreamParser, not_bytes
 
 __all__ = ["MessagesStreamParser", "ResponsesStreamParser"]
 
@@ -104,7 +104,13 @@ class _ApiStreamParser:
         out: list[Event] = []
         if self._done or self._finished:
             return out
-        for sse in self._sse.feed(data):
+        try:  # (free unless it raises: the type is checked only then)
+            events = self._sse.feed(data)
+        except TypeError:
+            if isinstance(data, str):
+                raise not_bytes(data) from None
+            raise
+        for sse in events:
             self._event(sse.event, sse.data, out)
             if self._done:
                 break

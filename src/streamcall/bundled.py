@@ -76,13 +76,15 @@ def find_example(name: str) -> Example | None:
 
 
 def resolve_path(path: str) -> Path | None:
-    """``path`` if it exists; else, for ``examples/NAME`` or a bare bundled name, the
-    bundled copy; else None."""
+    """``path`` if it exists; else, for ``examples/NAME``, the bundled copy; else None.
+
+    Only the ``examples/`` prefix reaches the bundled copies: a bare name that is not in
+    the current folder (``tools.json``) is missing, not silently another file."""
     p = Path(path)
     if p.exists():
         return p
     parts = p.parts
-    if len(parts) == 1 or (len(parts) == 2 and parts[0] == "examples"):
+    if len(parts) == 2 and parts[0] == "examples":
         candidate = example_dir() / parts[-1]
         if candidate.is_file():
             return candidate

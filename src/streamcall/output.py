@@ -16,6 +16,13 @@ the two read the same message framing (Muse), it then hands on every frame, so t
 the tool parser holds back is decided where its message ends, before the reasoning that
 follows.
 
+A reasoning START marker met outside reasoning while the tool parser has a call open (a
+``<think>`` inside a call's JSON string) is that call's text: at such a marker the
+reasoning parser asks (``ReasoningParser.in_tool_call``), and the tool parser is handed the
+text before the marker first, so that it answers for the text up to the marker, whatever
+the chunking. Calls are counted open from the tool parser's own events (a
+``ToolCallStart`` not yet ended), so the answer is the same for every format.
+
 Both formats are routed from the model id when one is given; an explicit
 ``tool_format``/``reasoning_format`` wins, and ``"none"`` switches a stage off. The request
 decides the rest: its thinking switches where reasoning starts (``reasoning.switches``),
@@ -33,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from streamcall.events import Event, Text
+from streamcall.events import Event, Text, ToolCallEnd, ToolCallStart
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.registry import Parsed, collect, format_for_model, tool_parser
 from streamcall.framing.blanks import BlankFraming
@@ -53,7 +60,16 @@ __all__ = ["OutputParser", "output_parser", "parse_output"]
 class OutputParser:
     """Reasoning and tool-call parsing combined; ``feed`` text in, events out."""
 
-    __slots__ = ("_blanks", "_newlines", "reasoning", "tools")
+    __slots__ = (
+        "_ahead",
+        "_blanks",
+        "_newlines",
+        "_open_calls",
+        "_sent",
+        "_sent_of",
+        "reasoning",
+        "tools",
+    )
 
     def __init__(
         self, reasoning: ReasoningParser | None, tools: ToolParser | AllowedCalls | None
@@ -63,8 +79,13 @@ class OutputParser:
         recover = isinstance(reasoning, MarkerReasoningParser) and reasoning.spec.recover_newlines
         self._newlines = NewlineEvents() if recover else None
         self._blanks = BlankFraming()
+        self._open_calls = 0  # calls the tool parser started and has not ended
+        self._ahead: list[Event] = []  # events routed while the reasoning parser ran
+        self._sent_of: list[Event] | None = None  # the reasoning step list routed from ...
+        self._sent = 0  # ... and how much of it
         if reasoning is not None and tools is not None:
             reasoning.feeds_tools = True
+            reasoning.in_tool_call = self._in_tool_call
 
     @property
     def reasoning_format(self) -> str | None:
@@ -79,7 +100,7 @@ class OutputParser:
         if self.reasoning is None:
             out = self.tools.feed(text) if self.tools is not None else _text(text)
             return self._blanks.apply(out)
-        out = self._route(self.reasoning.feed(text), [])
+        out = self._route_rest(self.reasoning.feed(text))
         if self._newlines is not None:
             out = self._newlines.apply(out, False)
         return self._blanks.apply(out)
@@ -88,12 +109,19 @@ class OutputParser:
         """End of stream: flush both stages, reasoning first."""
         out: list[Event] = []
         if self.reasoning is not None:
-            self._route(self.reasoning.finish(), out)
+            out = self._route_rest(self.reasoning.finish())
         if self.tools is not None:
             out.extend(self.tools.finish())
         if self._newlines is not None:
             out = self._newlines.apply(out, True)
         return self._blanks.apply(out, True)
+
+    def _route_rest(self, events: list[Event]) -> list[Event]:
+        """The reasoning parser's events, after those ``_in_tool_call`` routed already."""
+        out, self._ahead = self._ahead, []
+        start = self._sent if events is self._sent_of else 0
+        self._sent_of, self._sent = None, 0
+        return self._route(events[start:] if start else events, out)
 
     def _route(self, events: list[Event], out: list[Event]) -> list[Event]:
         tools = self.tools
@@ -102,10 +130,24 @@ class OutputParser:
             return out
         for ev in events:
             if isinstance(ev, Text):
-                out.extend(tools.feed(ev.text))
+                got = tools.feed(ev.text)
+                for item in got:
+                    if isinstance(item, ToolCallStart):
+                        self._open_calls += 1
+                    elif isinstance(item, ToolCallEnd):
+                        self._open_calls -= 1
+                out.extend(got)
             else:
                 out.append(ev)
         return out
+
+    def _in_tool_call(self, events: list[Event]) -> bool:
+        """The reasoning parser's question at a START marker (``in_tool_call``): the events
+        of ``events`` not routed yet go to the tool parser now; is a call open after them?"""
+        start = self._sent if events is self._sent_of else 0
+        self._route(events[start:], self._ahead)
+        self._sent_of, self._sent = events, len(events)
+        return self._open_calls > 0
 
 
 def _text(text: str) -> list[Event]:

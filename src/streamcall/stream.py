@@ -52,12 +52,20 @@ from streamcall.events import (
 from streamcall.sse import SSEDecoder
 from streamcall.text import ArgsStreamer
 
-__all__ = ["StreamParser", "TextParser"]
+__all__ = ["StreamParser", "TextParser", "not_bytes"]
 
 
 class TextParser(Protocol):
     def feed(self, text: str) -> list[Event]: ...
     def finish(self) -> list[Event]: ...
+
+
+def not_bytes(value: str) -> TypeError:
+    """The error for a ``str`` fed to a parser of an SSE stream, which reads bytes."""
+    return TypeError(
+        "feed() takes the SSE stream as bytes, as it comes off the wire, not str: encode "
+        "it, or give model text to a text parser (streamcall.output_parser, tool_parser)"
+    )
 
 
 def _model_text_parser(
@@ -156,7 +164,13 @@ class StreamParser:
         out: list[Event] = []
         if self._done or self._finished:
             return out
-        for sse in self._sse.feed(data):
+        try:  # (free unless it raises: the type is checked only then)
+            events = self._sse.feed(data)
+        except TypeError:
+            if isinstance(data, str):
+                raise not_bytes(data) from None
+            raise
+        for sse in events:
             self._event(sse.data, out)
             if self._done:
                 break

@@ -309,7 +309,7 @@ def gcall(name: str, args: str) -> str:
         ("NIL", None),
         ("none", None),
         ("hello world", "hello world"),
-        ("1e5", "1e5"),  # no '.', not an int: a string, per the grammar
+        ("1e5", 1e5),  # a JSON number (the Rust crate's grammar: a string; issue 46)
         ("007", 7),
     ],
 )
@@ -809,12 +809,12 @@ def test_gemma4_floats_keep_their_value_in_any_chunking(literal: str) -> None:
         assert_prefix_stable(feed_each("gemma4", chunks))
 
 
-def test_gemma4_exponent_without_a_dot_is_a_string() -> None:
-    # Gemma 4's grammar (``gemma_scalar``): a scalar with '.' is a float, else an int, else a
-    # string. 1e-7 has no '.': it is kept, as written, as a string; 1.0e-7 is a number.
+def test_gemma4_exponent_without_a_dot_is_a_number() -> None:
+    # The Rust crate's grammar makes 1e-7 (no '.') a string; the template writes small
+    # floats that way, so ``gemma_scalar`` reads any JSON number as a number (issue 46).
     items = assert_all_agree("gemma4", gcall("f", "a:1e-7,b:1.0e-7"), [])
     (call,) = [v for _, v in items if isinstance(v, testing.Call)]
-    assert json.loads(call.arguments) == {"a": "1e-7", "b": 1.0e-7}
+    assert json.loads(call.arguments) == {"a": 1e-7, "b": 1.0e-7}
 
 
 @pytest.mark.parametrize("fmt", ["hermes", "granite4"])

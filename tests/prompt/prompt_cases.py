@@ -5,9 +5,10 @@ checkpoints publish them (tests/fixtures/chat_templates/: llama.cpp's copies,
 ``models/templates/*.jinja``, MIT; their README and manifest name each source), with the
 named special tokens their ``tokenizer_config.json`` gives the template.
 
-``CASES``: what an agent loop sends: a first request with tools, the second request
-with the earlier call and its result, a plain chat, each with thinking on and off (the
-``enable_thinking``/``thinking`` switches the templates read).
+``CONVERSATIONS``: what an agent loop sends: a first request with tools, the second
+request with the earlier call and its result (without reasoning, and with the reasoning
+the model wrote before the call), a plain chat; ``THINKING``: each with thinking on, off
+and unsaid (the ``enable_thinking``/``thinking`` switches the templates read).
 """
 
 from __future__ import annotations
@@ -127,6 +128,18 @@ SECOND = [
     },
     {"role": "tool", "tool_call_id": CALL_ID, "name": "get_weather", "content": '{"temp": 21}'},
 ]
+#: an agent loop mid-turn: the model reasoned, called, and the result came back; the
+#: templates that keep reasoning after the last user message show it, the rest hide it
+REASONED = [
+    *FIRST,
+    {
+        "role": "assistant",
+        "content": "",
+        "reasoning_content": "The user wants the weather in Paris: call get_weather.",
+        "tool_calls": SECOND[2]["tool_calls"],
+    },
+    SECOND[3],
+]
 PLAIN = [
     {"role": "user", "content": "Hello!"},
     {"role": "assistant", "content": "Hi. How can I help?"},
@@ -138,6 +151,7 @@ CONVERSATIONS: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]] | None
     "first-with-tools": (FIRST, TOOLS),
     "call-and-result": (SECOND, TOOLS),
     "plain": (PLAIN, None),
+    "reasoned-call-and-result": (REASONED, TOOLS),
 }
 #: name -> template kwargs
 THINKING: dict[str, dict[str, Any]] = {

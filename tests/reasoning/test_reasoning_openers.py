@@ -39,6 +39,36 @@ def test_mistral_reasoning_needs_its_opener(
     check_reasoning("mistral", text, reasoning, content, data)
 
 
+# Magistral Small/Medium 2506: the same, written as plain text (issue 46)
+MAGISTRAL_2506 = [
+    ("<think>\nr\n</think>\n\nanswer", "\nr\n", "\n\nanswer"),
+    ("pre <think>r</think> post", "r", "pre  post"),
+    ("abc</think>def", "", "abcdef"),
+    ("<think>still thinking", "still thinking", ""),
+    ("abc<thi", "", "abc<thi"),
+    ("<think>r</thi", "r</thi", ""),
+    ("<think>r</think>x</think>y", "r", "x</think>y"),
+]
+
+
+@pytest.mark.parametrize(("text", "reasoning", "content"), MAGISTRAL_2506)
+@given(data=st.data())
+def test_mistral_reads_magistral_2506_plain_think(
+    text: str, reasoning: str, content: str, data: st.DataObject
+) -> None:
+    check_reasoning("mistral", text, reasoning, content, data)
+
+
+@given(data=st.data())
+def test_magistral_2506_by_model_id(data: st.DataObject) -> None:
+    text = '<think>\nThe user wants Oslo.\n</think>\n\n[TOOL_CALLS][{"name": "f", "arguments": {}}]'
+    items = check_output(text, data, model="mistralai/Magistral-Small-2506")
+    calls = [v.name for k, v in items if isinstance(v, testing.Call)]
+    # the blanks between </think> and the call are framing (streamcall.framing.blanks)
+    assert split(items) == ("\nThe user wants Oslo.\n", "")
+    assert calls == ["f"]
+
+
 @given(data=st.data())
 def test_mistral_with_the_prompt_opening_reasoning(data: st.DataObject) -> None:
     """prompt_opened=True (a template that pre-fills [THINK]) still starts inside."""

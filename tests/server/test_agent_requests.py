@@ -591,9 +591,7 @@ def test_every_member_the_sdks_send_is_honoured_ignored_or_refused() -> None:
         | _keys(beta.message_create_params.MessageCreateParamsStreaming)
         | _keys(beta.message_count_tokens_params.MessageCountTokensParams)
     )
-    known = (
-        set(messages_request.HONOURED) | set(MESSAGES_IGNORED) | set(messages_request.REFUSED)
-    )
+    known = set(messages_request.HONOURED) | set(MESSAGES_IGNORED) | set(messages_request.REFUSED)
     assert anthropic_keys - known == set()
     openai_keys = _keys(response_create_params.ResponseCreateParamsStreaming)
     assert openai_keys - (set(responses_request.HONOURED) | set(RESPONSES_IGNORED)) == set()

@@ -209,6 +209,7 @@ def test_no_key_in_a_log_line_or_an_error_body(
             proxy.stop()
     # the start-up banner, on a public address with every kind of key
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
+    monkeypatch.setattr("streamcall.cli.serve.bind_error", lambda *a: None)  # 8000 may be busy
     argv = ["serve", "--upstream", url, "--api-key", upstream_key, "--client-key", client_key]
     assert main([*argv, "--host", "0.0.0.0"]) == 0
     banner = capsys.readouterr().err
@@ -223,6 +224,7 @@ def test_public_bind_with_an_upstream_key_and_no_client_key_warns(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
+    monkeypatch.setattr("streamcall.cli.serve.bind_error", lambda *a: None)  # 8000 may be busy
     monkeypatch.delenv("STREAMCALL_CLIENT_KEY", raising=False)
     base = ["serve", "--upstream", "http://127.0.0.1:9/v1", "--api-key", "sk-up-111"]
     assert main([*base, "--host", "0.0.0.0"]) == 0
@@ -246,6 +248,7 @@ def test_client_key_from_the_environment(
 ) -> None:
     seen: dict[str, Any] = {}
     monkeypatch.setattr("streamcall.server.run", lambda config, **kw: seen.update(c=config))
+    monkeypatch.setattr("streamcall.cli.serve.bind_error", lambda *a: None)  # 8000 may be busy
     monkeypatch.setenv("STREAMCALL_CLIENT_KEY", "ck-env-5")
     monkeypatch.setenv("STREAMCALL_API_KEY", "sk-env-6")
     assert main(["serve", "--upstream", f"{upstream.url}/v1", "--upstream-tools", "none"]) == 0

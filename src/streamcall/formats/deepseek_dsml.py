@@ -10,7 +10,9 @@ Grammar (vLLM ``deepseek_v32``, ``deepseek_v4``, ``deepseek_v41``)::
 with ``P`` = ``<｜DSML｜`` and BLOCK = ``function_calls`` (V3.2), ``tool_calls`` (V4);
 V4.1 writes a space after the prefix (``<｜DSML｜ calls>``, ``<｜DSML｜ invoke …>``).
 An invoke outside a block is a call too: DeepSeek-V4 often leaves the block token out
-(SGLang's detectors accept it; vLLM's would keep it as text).
+(SGLang's detectors accept it; vLLM's would keep it as text). The templates write a
+value inline, so a value is kept as written, a newline at either end included (a file's
+final newline): no newline there is framing.
 
 The tool schema types a value when it knows the key (as vLLM's engine does, so
 ``string="true"`` over an integer property still gives a number); otherwise the flag does:
@@ -59,8 +61,13 @@ class DeepSeekV32Parser(XmlParamsParser):
         "arguments or input, not in the schema, holding an object of the tool's keys) is "
         "unwrapped only once the invoke's closer shows it is the only one, so that every "
         "chunking agrees (vLLM's streaming unwraps it at its own closer, its one-shot path "
-        "only when it is alone). Text after the calls is kept."
+        "only when it is alone). Text after the calls is kept. A value is kept as "
+        "written, its first and last newline included: the templates write it inline "
+        "(<｜DSML｜parameter ...>VALUE</｜DSML｜parameter>), so a newline there is the "
+        "value's own (a file's final newline)."
     )
+    # The templates write a value inline, with no framing newline inside its tags
+    STRIP_NEWLINES = False
     P = "<｜DSML｜"
     CLOSE_P = "</｜DSML｜"
     BLOCK = "function_calls"

@@ -9,6 +9,7 @@ Grammar (Google Gemma 4; vLLM ``gemma4``)::
              | '{' members? '}' | '[' (value (',' value)* ','?)? ']'
              | scalar                                    # bare, up to ',', '}' or ']'
     scalar  := true | false | null/none/nil (any case)   -> JSON literal
+             | a JSON number (1e-05, 1e+21 too)          -> number
              | text containing '.' that parses as float  -> number
              | text that parses as int                   -> number
              | anything else                             -> string
@@ -157,7 +158,8 @@ class GemmaFourParser(ToolParser):
         "Streams the arguments as JSON deltas while they are written (vLLM re-parses the "
         "whole argument string each delta; the Rust crate emits them only at the end); "
         "holds bare scalars until their terminator so split booleans and numbers are never "
-        "emitted early (vLLM #39114, #38946)."
+        "emitted early (vLLM #39114, #38946). A bare number with an exponent and no '.' "
+        "(1e-05, 1e+21: how the template writes such floats) is a number (vLLM: a string)."
     )
 
     # The markup, as class attributes so that a sibling grammar (FunctionGemma's

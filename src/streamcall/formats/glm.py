@@ -6,7 +6,10 @@ Grammar (vLLM ``glm45``, ``glm47``, ``poolside_v1``, ``ling3``; SGLang ``iquest_
     param := ( '<arg_key>' KEY '</arg_key>' ws* )+ '<arg_value>' value '</arg_value>' ws*
 
 GLM-4.5 writes a newline after NAME (``glm45``); GLM-4.7 and GLM-5 do not (``glm47``);
-both are accepted by every name. Values are typed by the tool schema (see
+both are accepted by every name. Their templates write a value inline
+(``<arg_value>VALUE</arg_value>``), so a value is kept as written, a newline at either end
+included (a file's final newline); Ling 3 strips one newline at each end as framing, as
+vLLM's ling3 cases have it. Values are typed by the tool schema (see
 ``schema.py``: string values stream as they are written; others are held to their
 closer). A key with no value before the next key is dropped. Holds back a partial
 ``<tool_call>`` in text, the name until its newline or the next tag, a key until
@@ -34,7 +37,10 @@ _DIFF = (
     "regex over the whole text each delta); accepts the name with or without the "
     "newline under every name; untyped values follow the documented first-character "
     "rule (vLLM tries json.loads/literal_eval on any untyped value); text after the "
-    "calls is kept as content (vLLM's one-shot path returns only the text before them)."
+    "calls is kept as content (vLLM's one-shot path returns only the text before them). "
+    "A value is kept as written, its first and last newline included: the GLM-4.5 to 5 "
+    "templates write values inline (<arg_value>VALUE</arg_value>), so a newline there is "
+    "the value's own (a file's final newline)."
 )
 
 
@@ -86,6 +92,8 @@ class GlmParser(XmlParamsParser):
     )
     PARAM_CLOSE = "</arg_value>"
     NEWLINE = "\n"
+    # The templates write <arg_value>VALUE</arg_value>, no framing newline inside
+    STRIP_NEWLINES = False
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:
@@ -117,6 +125,8 @@ class PoolsideParser(GlmParser):
 class Ling3Parser(Glm47Parser):
     names = ("ling3",)
     family = "inclusionAI Ling 3 / Ring 3 (GLM-4.7 calls)"
+    # vLLM's ling3 cases frame a value in newlines (<arg_value>\nNew York\n</arg_value>)
+    STRIP_NEWLINES = True
 
 
 class IQuestQ1Parser(Glm47Parser):

@@ -59,7 +59,7 @@ class _MistralList(JsonCallsParser):
 
 class MistralParser(HeaderJsonParser):
     names = ("mistral",)
-    family = "Mistral-7B-v0.3, Mixtral, Mistral-Small, Devstral"
+    family = "Mistral-7B-v0.3, Mixtral, Mistral-Small, Magistral, Ministral, Devstral"
     vllm_differences = (
         "Reads both tokenizer generations from text alone (vLLM needs token ids and "
         "mistral_common); keeps text after the calls (vLLM drops it in non-streaming "

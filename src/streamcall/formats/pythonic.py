@@ -5,6 +5,7 @@ Grammar (Llama 3.2 / ToolACE ``pythonic``; Llama 4 ``llama4_pythonic``)::
     pythonic        := ws* '[' call (',' call)* ']' text*      # must open the output
     llama4_pythonic := ws* '[' calls ']' ('<|python_end|>')? text*
                      | text* ('<|python_start|>' '['? calls ']'? '<|python_end|>'? text*)*
+                     | ws* '{' ...                        # llama4_json's, whole
     call            := NAME '(' (IDENT '=' literal (',' IDENT '=' literal)*)? ')'
 
 The block grammar, the modes and what is held back are the pythonic engine's
@@ -12,6 +13,12 @@ The block grammar, the modes and what is held back are the pythonic engine's
 ``streamcall.text.pyargs``'s. ``pythonic`` has no markers: a first non-blank character
 other than ``[`` makes the whole output text, and so does a ``[`` that does not start a
 call (``[1]``, ``[Note]``). Text after the closing ``]`` is text.
+
+Llama 4 writes pythonic calls with Meta's prompt format (and the templates vLLM and SGLang
+ship), and a bare JSON call (``{"name": ..., "parameters": {...}}``) with vLLM's JSON
+template; which one a server gets depends on the template it runs, so the model id routes
+here and ``llama4_pythonic`` reads both: an output whose first non-blank character is
+``{`` is ``llama4_json``'s, whole (``JSON_OUTPUT``: the decision is that one character).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from streamcall.formats.engines.py_calls import PythonicCallsParser, py_call
+from streamcall.formats.llama import Llama4JsonParser
 
 __all__ = ["LlamaFourPythonicParser", "PythonicParser"]
 
@@ -51,11 +59,15 @@ class LlamaFourPythonicParser(PythonicCallsParser):
     family = "Llama 4 Scout/Maverick (pythonic, optional <|python_start|>)"
     vllm_differences = _DIFFERENCES + (
         " <|python_start|> is recognised after text too (vLLM only at the very start)."
+        " An output whose first non-blank character is '{' is read as llama4_json reads it"
+        " (Llama 4's JSON template; vLLM's llama4_pythonic makes it text), so that the model"
+        " id is right whichever template the server runs."
     )
     START = ("<|python_start|>",)
     END = "<|python_end|>"
     END_OPTIONAL = True
     LIST_AT_START = True
+    JSON_OUTPUT = Llama4JsonParser
 
     @classmethod
     def render(cls, calls: list[tuple[str, dict[str, Any]]]) -> str:

@@ -7,7 +7,7 @@ no second implementation that could disagree with it.
 
 Routing (``format_for_model``) follows vLLM's Rust frontend: the first pattern that is a
 case-insensitive substring of the model id wins, so order matters (``qwen3-coder`` before
-``qwen``, ``deepseek-v3.2`` before ``deepseek-v3``). Unlike that table, a model's own name
+``qwen``, ``deepseek-v3.2`` before ``deepseek-v3``; ``streamcall.routing`` reads the table). Unlike that table, a model's own name
 wins over the base family it was fine-tuned from (``Qwen-xLAM-1.5B-fc`` is ``xlam``, not
 ``qwen3_xml``; see ``ROUTES``). Patterns are chosen so that older Granite ids
 (``granite-3.1-8b-instruct``) never reach ``granite4``.
@@ -24,6 +24,7 @@ from typing import Any
 import streamcall.formats as _pkg
 from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.engines.base import ToolParser, Tools
+from streamcall.routing import route
 
 __all__ = [
     "ROUTES",
@@ -130,13 +131,24 @@ ROUTES: tuple[tuple[str, str], ...] = (
     # -- base families ----------------------------------------------------------------------
     ("mistral-", "mistral"),
     ("mixtral-", "mistral"),
+    # Mistral's own names for Mistral 3 and its reasoning and coding models write the same
+    # [TOOL_CALLS] (pre-v11 or v11+, both read by `mistral`): Magistral Small/Medium,
+    # Ministral (8B 2410, Ministral 3 3B/8B/14B), Devstral (Small 2505/2507, Devstral 2)
+    ("magistral", "mistral"),
+    ("ministral", "mistral"),
+    ("devstral", "mistral"),
     ("qwen3-coder", "qwen3_coder"),
     ("qwen2.5-coder", "qwen3_coder"),
     ("qwen3.5", "qwen3_coder"),
     ("qwen", "qwen3_xml"),
-    ("llama-4", "llama4_json"),
+    # Llama 4's own prompt format (and vLLM's and SGLang's template) has the model write
+    # pythonic calls; its JSON template a bare JSON call: `llama4_pythonic` reads both,
+    # by the output's first non-blank character (formats/pythonic.py)
+    ("llama-4", "llama4_pythonic"),
     ("llama-3.2", "llama3_json"),
     ("llama-3.1", "llama3_json"),
+    ("deepseek-v4.1", "deepseek_v41"),
+    ("deepseek_v4.1", "deepseek_v41"),
     ("deepseek-v4", "deepseek_v4"),
     ("deepseek_v4", "deepseek_v4"),
     ("deepseek-v3.2", "deepseek_v32"),
@@ -190,11 +202,7 @@ def parser_class(name: str) -> type[ToolParser]:
 
 def format_for_model(model_id: str) -> str | None:
     """Route a model id to a format name (ordered, case-insensitive substring table)."""
-    lowered = model_id.lower()
-    for pattern, name in ROUTES:
-        if pattern in lowered:
-            return name
-    return None
+    return route(ROUTES, model_id)
 
 
 def tool_parser(

@@ -29,7 +29,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from streamcall.prompt.families import FAMILIES, Family, family_for, family_for_model
-from streamcall.prompt.jinja import ChatTemplate, TemplateError, load_chat_template
+from streamcall.prompt.jinja import (
+    ChatTemplate,
+    TemplateError,
+    cut_after_final_message,
+    load_chat_template,
+    message_dicts,
+    tag_final_message,
+)
 
 __all__ = [
     "FAMILIES",
@@ -55,12 +62,16 @@ class Prompt:
     source: str
 
 
-def openai_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def openai_messages(messages: Sequence[Any]) -> list[dict[str, Any]]:
     """OpenAI chat messages as chat templates read them: each call's ``arguments`` decoded
     from JSON text into an object (left as text when it is not one), and content that is
-    a list of text parts only joined into one string (other lists are left alone)."""
+    a list of text parts only joined into one string (other lists are left alone). The
+    openai SDK's message objects (pydantic models) are taken as their dicts."""
     out: list[dict[str, Any]] = []
-    for message in messages:
+    for message in message_dicts(list(messages)):
+        if not isinstance(message, Mapping):
+            out.append(message)  # refused, with its position, by whatever renders it
+            continue
         m = dict(message)
         content = m.get("content")
         if (
@@ -121,37 +132,71 @@ def _family(format: str | None, model: str | None) -> Family:
 
 
 def render_prompt(
-    messages: Sequence[Mapping[str, Any]],
+    messages: Sequence[Any],
     *,
     tools: Sequence[Mapping[str, Any]] | None = None,
     template: ChatTemplate | str | os.PathLike[str] | None = None,
     format: str | None = None,
     model: str | None = None,
-    add_generation_prompt: bool = True,
+    add_generation_prompt: bool | None = None,
+    continue_final_message: bool | str = False,
     chat_template_kwargs: Mapping[str, Any] | None = None,
     **kwargs: Any,
 ) -> str:
-    """The prompt text for a conversation (module docstring).
+    """The prompt text for a conversation (module docstring), as transformers'
+    ``apply_chat_template(messages, tools=..., tokenize=False, ...)`` writes it, but for
+    one default:
+
+    - ``add_generation_prompt`` is ``True`` unless said (transformers: ``False``): the
+      prompt ends with the assistant's opening, ready to be sent to a completion server,
+      as the proxy sends it. Pass ``add_generation_prompt=False`` for transformers' text.
+      With ``continue_final_message`` it is ``False`` (both at once is a ``ValueError``,
+      as in transformers).
+    - ``continue_final_message`` (``True``, or the name of the field to continue) leaves
+      the final message open: rendered without a generation prompt and cut right after
+      that message's text, as transformers does, for the model to continue it.
+    - ``messages`` may be dicts (``ChatCompletionMessageParam``), pydantic models (the
+      openai SDK's ``ChatCompletionMessage``) or dataclasses; members that are ``None``
+      are dropped, as transformers does.
 
     ``template`` renders as transformers does and takes the messages as they are (pass
-    ``openai_messages(messages)`` for an OpenAI request); ``format`` or ``model`` picks a
-    built-in family template, which reads OpenAI messages directly. ``chat_template_kwargs``
-    and any other keyword arguments reach the template (``enable_thinking``, ...).
+    ``openai_messages(messages)`` for an OpenAI request, whose call arguments are JSON
+    text); ``format`` or ``model`` picks a built-in family template, which reads OpenAI
+    messages directly. ``chat_template_kwargs`` and any other keyword arguments reach the
+    template (``enable_thinking``, ...).
     """
     extra = {**(chat_template_kwargs or {}), **kwargs}
+    if add_generation_prompt is None:
+        add_generation_prompt = not continue_final_message
+    if continue_final_message and add_generation_prompt:
+        raise ValueError(
+            "continue_final_message and add_generation_prompt are not compatible: the "
+            "first continues the final message, the second opens a new assistant message"
+        )
     if template is not None:
         return _template(template).render(
-            messages, tools=tools, add_generation_prompt=add_generation_prompt, **extra
+            messages,
+            tools=tools,
+            add_generation_prompt=add_generation_prompt,
+            continue_final_message=continue_final_message,
+            **extra,
         )
     family = _family(format, model)
-    _check_messages(messages)
-    return family.render(messages, tools, add_generation_prompt, extra)
+    chat = [
+        {k: v for k, v in m.items() if v is not None} if isinstance(m, dict) else m
+        for m in message_dicts(list(messages))
+    ]
+    _check_messages(chat)
+    if not continue_final_message:
+        return family.render(chat, tools, add_generation_prompt, extra)
+    final, _ = tag_final_message(chat, continue_final_message)
+    return cut_after_final_message(family.render(chat, tools, False, extra), final)
 
 
 _ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 
 
-def _check_messages(messages: Sequence[Mapping[str, Any]]) -> None:
+def _check_messages(messages: Sequence[Any]) -> None:
     """What a family template reads, or a ``ValueError`` naming the message at fault: a
     role it writes (an unknown one would be dropped, and its message with it), and an
     assistant's ``tool_calls`` as a list of calls with a function name."""

@@ -25,11 +25,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from streamcall.formats.registry import parser_class
 
-__all__ = ["FAMILIES", "Family", "family_for", "family_for_model"]
+__all__ = ["FAMILIES", "Family", "family_for", "family_for_model", "family_named"]
 
 Messages = Sequence[Mapping[str, Any]]
 Tools = Sequence[Mapping[str, Any]] | None
@@ -48,6 +49,14 @@ class Family:
     stop: tuple[str, ...]
     #: the public template this one follows
     source: str
+    #: the format whose syntax the calls are written in, for a family that is no format's
+    #: template (``formats`` empty: a model's own variant, chosen only by its model id)
+    calls: str = ""
+
+    @property
+    def call_format(self) -> str:
+        """The format whose parser reads this family's calls back."""
+        return self.calls or self.formats[0]
 
 
 # -- reading OpenAI messages ------------------------------------------------------------
@@ -136,19 +145,36 @@ def _chatml_tool_results(
         out.append("<|im_end|>\n")
 
 
+_QWEN25_SYSTEM = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
+
+
 def _render_hermes(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    return _hermes(messages, tools, gen, kwargs, qwen25=False)
+
+
+def _render_qwen25(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    return _hermes(messages, tools, gen, kwargs, qwen25=True)
+
+
+def _hermes(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs, *, qwen25: bool) -> str:
+    """Qwen3's template, or (``qwen25``) Qwen2.5's, which it grew from: Qwen2.5 writes a
+    default system prompt where there is none, keeps no reasoning (an assistant's content is
+    written as it came) and opens no thinking block."""
     out: list[str] = []
     first_system = bool(messages) and messages[0].get("role") == "system"
+    system = content_text(messages[0].get("content")) if first_system else None
+    if qwen25 and system is None:
+        system = _QWEN25_SYSTEM
     if tools:
         out.append("<|im_start|>system\n")
-        if first_system:
-            out.append(content_text(messages[0].get("content")) + "\n\n")
+        if system is not None:
+            out.append(system + "\n\n")
         out.append(_HERMES_TOOLS)
         for tool in tools:
             out.append("\n" + json.dumps(tool, ensure_ascii=False))
         out.append(_HERMES_TOOLS_END)
-    elif first_system:
-        out.append(f"<|im_start|>system\n{content_text(messages[0].get('content'))}<|im_end|>\n")
+    elif system is not None:
+        out.append(f"<|im_start|>system\n{system}<|im_end|>\n")
     last_query = len(messages) - 1
     for i in range(len(messages) - 1, -1, -1):
         if messages[i].get("role") == "user" and not _is_tool_response(messages[i]):
@@ -161,7 +187,9 @@ def _render_hermes(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) 
             out.append(f"<|im_start|>{role}\n{content_text(message.get('content'))}<|im_end|>\n")
         elif role == "assistant":
             reasoning, content = _split_reasoning(message)
-            if i > last_query and (i == last or reasoning):
+            if qwen25:
+                reasoning, content = "", content_text(message.get("content"))
+            if not qwen25 and i > last_query and (i == last or reasoning):
                 out.append(
                     f"<|im_start|>assistant\n<think>\n{reasoning.strip(chr(10))}\n</think>\n\n"
                     + content.lstrip("\n")
@@ -183,7 +211,7 @@ def _render_hermes(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) 
             )
     if gen:
         out.append("<|im_start|>assistant\n")
-        if kwargs.get("enable_thinking") is False:
+        if not qwen25 and kwargs.get("enable_thinking") is False:
             out.append("<think>\n\n</think>\n\n")
     return "".join(out)
 
@@ -297,6 +325,121 @@ def _render_qwen3_coder(messages: Messages, tools: Tools, gen: bool, kwargs: Kwa
     return "".join(out)
 
 
+# -- Qwen3.5 / Qwen3.6: the tool list as JSON, Qwen3-Coder's XML calls -------------------
+
+_QWEN35_TOOLS = (
+    "<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>"
+)
+_QWEN35_INSTRUCTIONS = (
+    "\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO "
+    "suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\n"
+    "value_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second "
+    "parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n"
+    "<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner "
+    "<function=...></function> block must be nested within <tool_call></tool_call> XML tags\n"
+    "- Required parameters MUST be specified\n- You may provide optional reasoning for your "
+    "function call in natural language BEFORE the function call, but NOT after\n- If there is "
+    "no function call available, answer the question like normal with your current knowledge "
+    "and do not tell the user about function calls\n</IMPORTANT>"
+)
+
+
+def _qwen35_value(value: Any) -> str:
+    """A parameter's value as Qwen3.5's template writes it: objects and lists as JSON, any
+    other value with Jinja's ``string`` (Python's ``str``: ``True``, ``None``)."""
+    if isinstance(value, Mapping | list | tuple):
+        return json.dumps(value, ensure_ascii=False)
+    return _jinja_string(value)
+
+
+def _render_qwen35(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    return _qwen35(messages, tools, gen, kwargs, preserve=False)
+
+
+def _render_qwen36(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    return _qwen35(messages, tools, gen, kwargs, preserve=kwargs.get("preserve_thinking") is True)
+
+
+def _qwen35(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs, *, preserve: bool) -> str:
+    """Qwen3.5's template: the tool list before the system text, every message's text
+    stripped, reasoning kept after the last user query (or everywhere, ``preserve``: Qwen3.6's
+    ``preserve_thinking``), and the answer opened with ``<think>\\n``. The template refuses
+    a conversation without a user query, a system message after the first, and other roles;
+    so does this."""
+    if not messages:
+        raise ValueError("qwen35: no messages")
+    texts = [content_text(m.get("content")).strip() for m in messages]
+    first_system = messages[0].get("role") == "system"
+    out: list[str] = []
+    if tools:
+        out.append(_QWEN35_TOOLS)
+        out.extend("\n" + json.dumps(tool, ensure_ascii=False) for tool in tools)
+        out.append(_QWEN35_INSTRUCTIONS)
+        if first_system and texts[0]:
+            out.append("\n\n" + texts[0])
+        out.append("<|im_end|>\n")
+    elif first_system:
+        out.append(f"<|im_start|>system\n{texts[0]}<|im_end|>\n")
+    last_query = next(
+        (
+            i
+            for i in range(len(messages) - 1, -1, -1)
+            if messages[i].get("role") == "user"
+            and not (
+                texts[i].startswith("<tool_response>") and texts[i].endswith("</tool_response>")
+            )
+        ),
+        None,
+    )
+    if last_query is None:
+        raise ValueError("qwen35: no user query found in messages")
+    for i, message in enumerate(messages):
+        role = message.get("role")
+        text = texts[i]
+        if role == "system":
+            if i:
+                raise ValueError("qwen35: a system message must be at the beginning")
+        elif role == "user":
+            out.append(f"<|im_start|>user\n{text}<|im_end|>\n")
+        elif role == "assistant":
+            reasoning = message.get("reasoning_content")
+            if not isinstance(reasoning, str):
+                reasoning = ""
+                if "</think>" in text:
+                    reasoning = text.split("</think>")[0].rstrip("\n").split("<think>")[-1]
+                    reasoning = reasoning.lstrip("\n")
+                    text = text.split("</think>")[-1].lstrip("\n")
+            if preserve or i > last_query:
+                out.append(
+                    f"<|im_start|>assistant\n<think>\n{reasoning.strip()}\n</think>\n\n{text}"
+                )
+            else:
+                out.append("<|im_start|>assistant\n" + text)
+            for n, (name, args) in enumerate(tool_calls(message)):
+                lead = "\n" if n else "\n\n" if text.strip() else ""
+                out.append(f"{lead}<tool_call>\n<function={name}>\n")
+                out.extend(
+                    f"<parameter={key}>\n{_qwen35_value(value)}\n</parameter>\n"
+                    for key, value in args.items()
+                )
+                out.append("</function>\n</tool_call>")
+            out.append("<|im_end|>\n")
+        elif role == "tool":
+            if i and messages[i - 1].get("role") != "tool":
+                out.append("<|im_start|>user")
+            out.append(f"\n<tool_response>\n{text}\n</tool_response>")
+            if i == len(messages) - 1 or messages[i + 1].get("role") != "tool":
+                out.append("<|im_end|>\n")
+        else:
+            raise ValueError(f"qwen35: the template writes no {role!r} message")
+    if gen:
+        thinking_off = kwargs.get("enable_thinking") is False
+        out.append(
+            "<|im_start|>assistant\n" + ("<think>\n\n</think>\n\n" if thinking_off else "<think>\n")
+        )
+    return "".join(out)
+
+
 # -- Llama 3.1 JSON calls ----------------------------------------------------------------
 
 _LLAMA_ASK = (
@@ -312,13 +455,25 @@ def _llama_turn(role: str, text: str) -> str:
 
 
 def _render_llama3(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    return _llama3(messages, tools, gen, kwargs, "26 Jul 2024")
+
+
+def _render_llama32(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs) -> str:
+    # Llama 3.2's template takes today's date from strftime_now, which transformers gives it
+    return _llama3(messages, tools, gen, kwargs, datetime.now().strftime("%d %b %Y"))
+
+
+def _llama3(messages: Messages, tools: Tools, gen: bool, kwargs: Kwargs, today: str) -> str:
+    """Llama 3.1's template (3.3's is the same text); Llama 3.2's differs in the date it
+    writes when the request gives no ``date_string`` (and in built-in tools, not written
+    here)."""
     out = [str(kwargs.get("bos_token", "<|begin_of_text|>"))]
     loop = list(messages)
     system = ""
     if loop and loop[0].get("role") == "system":
         system = content_text(loop[0].get("content")).strip()
         loop = loop[1:]
-    date = str(kwargs.get("date_string", "26 Jul 2024"))
+    date = str(kwargs.get("date_string", today))
     head = "Environment: ipython\n" if tools is not None else ""
     out.append(
         "<|start_header_id|>system<|end_header_id|>\n\n"
@@ -420,32 +575,37 @@ def _render_deepseek_v31(messages: Messages, tools: Tools, gen: bool, kwargs: Kw
         )
         system += _DS_TOOLS + listed + _DS_TOOLS_END
     out = [str(kwargs.get("bos_token", "<｜begin▁of▁sentence｜>")), system]
+    # as the checkpoint's template: "</think>" opens an answer without thinking, and the
+    # generation prompt follows a user message only (after tool output the model answers
+    # in the same turn; after an assistant message it has answered)
     last_user = is_tool = False
     for message in messages:
         role = message.get("role")
+        content = content_text(message.get("content"))
         if role == "user":
             is_tool = False
             last_user = True
-            out.append("<｜User｜>" + content_text(message.get("content")))
+            out.append("<｜User｜>" + content)
         elif role == "assistant":
             calls = tool_calls(message)
-            if last_user:
-                out.append("<｜Assistant｜><think></think>")
-            last_user = False
-            _, content = _split_reasoning(message)
             if calls:
+                if last_user:
+                    out.append("<｜Assistant｜></think>")
                 out.append(content + _render_calls("deepseek_v31", calls) + "<｜end▁of▁sentence｜>")
             else:
+                if last_user:
+                    prefix = message.get("prefix") and thinking
+                    out.append("<｜Assistant｜>" + ("<think>" if prefix else "</think>"))
+                if not is_tool and "</think>" in content:
+                    content = content.split("</think>", 1)[1]
                 out.append(content + "<｜end▁of▁sentence｜>")
-            is_tool = False
+            last_user = is_tool = False
         elif role == "tool":
             last_user = False
             is_tool = True
-            out.append(
-                f"<｜tool▁output▁begin｜>{content_text(message.get('content'))}<｜tool▁output▁end｜>"
-            )
-    if gen and not is_tool:  # after tool output the model answers in the same turn
-        out.append("<｜Assistant｜>" + ("<think>" if thinking else "<think></think>"))
+            out.append(f"<｜tool▁output▁begin｜>{content}<｜tool▁output▁end｜>")
+    if gen and last_user and not is_tool:
+        out.append("<｜Assistant｜>" + ("<think>" if thinking else "</think>"))
     return "".join(out)
 
 
@@ -671,19 +831,57 @@ FAMILIES: tuple[Family, ...] = (
         ("<|im_end|>",),
         "moonshotai/Kimi-K2-Instruct chat_template.jinja (modified MIT)",
     ),
+    # a model's own variant of a family, chosen by its model id only (``_MODEL_FAMILIES``)
+    Family(
+        "qwen25",
+        (),
+        _render_qwen25,
+        ("<|im_end|>",),
+        "Qwen/Qwen2.5-7B-Instruct tokenizer_config.json chat_template (Apache-2.0)",
+        calls="hermes",
+    ),
+    Family(
+        "qwen35",
+        (),
+        _render_qwen35,
+        ("<|im_end|>",),
+        "Qwen/Qwen3.5-4B chat_template.jinja (Apache-2.0)",
+        calls="qwen3_coder",
+    ),
+    Family(
+        "qwen36",
+        (),
+        _render_qwen36,
+        ("<|im_end|>",),
+        "Qwen/Qwen3.5-4B chat_template.jinja, with Qwen3.6's preserve_thinking switch",
+        calls="qwen3_coder",
+    ),
+    Family(
+        "llama32_json",
+        (),
+        _render_llama32,
+        ("<|eot_id|>", "<|eom_id|>"),
+        "meta-llama/Llama-3.2-3B-Instruct tokenizer_config.json chat_template",
+        calls="llama3_json",
+    ),
 )
 
 _BY_FORMAT = {fmt: family for family in FAMILIES for fmt in family.formats}
+_BY_NAME = {family.name: family for family in FAMILIES}
 
 #: model ids whose chat template is not the one their parser's format suggests: Qwen3's
 #: parser route is ``qwen3_xml`` (it reads both syntaxes), but Qwen2.5/QwQ/Qwen3 were
-#: trained on the Hermes prompt and Qwen3-Coder, Qwen3.5 and later on the XML one.
-#: Case-insensitive substrings, first match wins.
+#: trained on the Hermes prompt (Qwen2.5 with its own default system prompt), Qwen3-Coder
+#: on the XML one, and Qwen3.5 and later on their own (tools as JSON, XML calls); Llama 3.2
+#: writes today's date. Case-insensitive substrings, first match wins; the value is a
+#: family's name.
 _MODEL_FAMILIES = (
     ("qwen3-coder", "qwen3_coder"),
-    ("qwen3.5", "qwen3_coder"),
-    ("qwen3.6", "qwen3_coder"),
-    ("qwen", "hermes"),
+    ("qwen3.5", "qwen35"),
+    ("qwen3.6", "qwen36"),
+    ("qwen2.5", "qwen25"),
+    ("qwen", "chatml_hermes"),
+    ("llama-3.2", "llama32_json"),
 )
 
 
@@ -692,13 +890,18 @@ def family_for(format: str) -> Family | None:
     return _BY_FORMAT.get(format)
 
 
+def family_named(name: str) -> Family | None:
+    """A built-in template by its name (``Family.name``)."""
+    return _BY_NAME.get(name)
+
+
 def family_for_model(model_id: str) -> Family | None:
     """The built-in template for a model id (``_MODEL_FAMILIES``, else its format's)."""
     from streamcall.formats.registry import format_for_model
 
     lowered = model_id.lower()
-    for pattern, fmt in _MODEL_FAMILIES:
+    for pattern, name in _MODEL_FAMILIES:
         if pattern in lowered:
-            return _BY_FORMAT[fmt]
+            return _BY_NAME[name]
     routed = format_for_model(model_id)
     return _BY_FORMAT.get(routed) if routed else None

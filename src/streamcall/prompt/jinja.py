@@ -35,6 +35,7 @@ module imports it when a template is first compiled.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -50,6 +51,7 @@ __all__ = [
     "ChatTemplate",
     "TemplateError",
     "load_chat_template",
+    "message_dicts",
     "normalize_messages",
 ]
 
@@ -131,18 +133,38 @@ class ChatTemplate:
         documents: Sequence[Mapping[str, Any]] | None = None,
         add_generation_prompt: bool = True,
         choice: str | None = None,
+        continue_final_message: bool | str = False,
         **kwargs: Any,
     ) -> str:
-        """The prompt text: what ``apply_chat_template(..., tokenize=False)`` returns."""
+        """The prompt text: what ``apply_chat_template(..., tokenize=False)`` returns.
+
+        ``continue_final_message`` (``True`` for the final message's ``content``, or a
+        field's name) leaves the final message open, as transformers does: the template
+        renders without a generation prompt and the prompt is cut where that message's
+        text ends, so the model continues it. It cannot go with ``add_generation_prompt``.
+        """
         if not messages:
             raise TemplateError("the conversation is empty", template=self.name)
+        if continue_final_message and add_generation_prompt:
+            raise ValueError(
+                "continue_final_message and add_generation_prompt are not compatible: the "
+                "first continues the final message, the second opens a new assistant message"
+            )
         source = self.source(tools, choice)
         compiled = _compile(source, self.name)
         variables: dict[str, Any] = dict(self.special_tokens)
         variables.update(_plain(kwargs))
         chat = _alias_reasoning(_plain(normalize_messages(messages)))
+        final = None
+        if continue_final_message:
+            final, fields = tag_final_message(chat, continue_final_message)
+            if not any(f in source for f in fields):
+                raise ValueError(
+                    f"continue_final_message is set to {fields[0]!r}, which the template "
+                    "does not read"
+                )
         try:
-            return str(
+            rendered = str(
                 compiled.render(
                     messages=chat,
                     tools=_plain(list(tools)) if tools is not None else None,
@@ -157,16 +179,85 @@ class ChatTemplate:
             raise TemplateError(
                 _describe(exc), template=self.name, line=_template_line(exc.__traceback__)
             ) from exc
+        return rendered if final is None else cut_after_final_message(rendered, final)
 
 
-def normalize_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Each message as a dict without its ``None`` members (as transformers does)."""
+def message_dicts(value: Any) -> Any:
+    """Message objects as dicts, as transformers reads them: pydantic models (the openai
+    SDK's ``ChatCompletionMessage``, which agents append from a response) through
+    ``model_dump()``, dataclasses field by field, and the same inside mappings, lists and
+    tuples; anything else as it is."""
+    if isinstance(value, Mapping):
+        return {key: message_dicts(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [message_dicts(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(message_dicts(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: message_dicts(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return message_dicts(dump())
+    return value
+
+
+def normalize_messages(messages: Sequence[Any]) -> list[dict[str, Any]]:
+    """Each message (a mapping, a pydantic model or a dataclass) as a dict without its
+    ``None`` members (as transformers does: an OpenAI response's ``content=None`` or
+    ``tool_calls=None`` would otherwise reach the template)."""
     out: list[dict[str, Any]] = []
-    for number, message in enumerate(messages):
-        if not isinstance(message, Mapping):
-            raise TypeError(f"messages[{number}] must be an object, got {type(message).__name__}")
+    for number, message in enumerate(message_dicts(list(messages))):
+        if not isinstance(message, dict):
+            raise TypeError(
+                f"messages[{number}] must be a dict, a dataclass or a pydantic model, "
+                f"got {type(message).__name__}"
+            )
         out.append({k: v for k, v in message.items() if v is not None})
     return out
+
+
+#: what transformers appends to the final message to find where it ends in the prompt
+CONTINUE_TAG = "CONTINUE_FINAL_MESSAGE_TAG "
+
+
+def tag_final_message(chat: list[dict[str, Any]], field: bool | str) -> tuple[str, list[str]]:
+    """``continue_final_message``, first half: the tag appended to the final message's
+    ``field`` (``content`` for ``True``; a reasoning field tags every copy of it), or to
+    its last text part. Returns the text continued and the fields tagged."""
+    if not chat:
+        raise ValueError("continue_final_message is set but the conversation is empty")
+    name = field if isinstance(field, str) else "content"
+    final = chat[-1].get(name)
+    if final is None:
+        raise ValueError(f'continue_final_message is set but the final message has no "{name}"')
+    fields = [name]
+    if name in _REASONING_FIELDS:
+        fields = [f for f in _REASONING_FIELDS if chat[-1].get(f) == final]
+    if isinstance(final, list | tuple):
+        for part in reversed(final):
+            if isinstance(part, dict) and "text" in part:
+                text = str(part["text"])
+                part["text"] = text + CONTINUE_TAG
+                return text, fields
+        raise ValueError("continue_final_message is set but the final message has no text")
+    for f in fields:
+        chat[-1][f] = str(chat[-1][f]) + CONTINUE_TAG
+    return str(final), fields
+
+
+def cut_after_final_message(rendered: str, final: str) -> str:
+    """``continue_final_message``, second half: the prompt cut where the final message's
+    text ends (before the tag; the template's own trimming of it kept)."""
+    tag = CONTINUE_TAG.strip()
+    if final.strip() not in rendered or tag not in rendered:
+        raise ValueError(
+            "continue_final_message is set but the final message does not appear in the "
+            "prompt the template wrote (the template drops or rewrites part of it)"
+        )
+    at = rendered.rindex(tag)
+    if rendered[at : at + len(CONTINUE_TAG)] == CONTINUE_TAG:
+        return rendered[:at]
+    return rendered[:at].rstrip()
 
 
 def _alias_reasoning(chat: list[Any]) -> list[Any]:

@@ -3,8 +3,8 @@
 ``reasoning_parser(name, prompt_opened=None)`` makes a fresh parser; ``prompt_opened``
 says whether the prompt already opened reasoning (None: the format's usual template).
 ``reasoning_format_for_model`` routes a model id, the same way ``format_for_model`` does
-for tool calls: the first pattern that is a case-insensitive substring wins, so order
-matters (``deepseek-r1`` before ``deepseek``, ``granite-3`` thinking before Granite 4,
+for tool calls (``streamcall.routing``): the first pattern that is a case-insensitive
+substring wins, so order matters (``deepseek-r1`` before ``deepseek``, ``granite-3`` thinking before Granite 4,
 which has no reasoning parser), and a model's own name wins over its base family's.
 """
 
@@ -23,6 +23,7 @@ from streamcall.reasoning.inkling import InklingReasoningParser
 from streamcall.reasoning.muse import MuseReasoningParser
 from streamcall.reasoning.passthrough import AppendThinkParser, IdentityParser
 from streamcall.reasoning.specs import SPECS
+from streamcall.routing import route
 
 __all__ = [
     "REASONING_ROUTES",
@@ -43,6 +44,13 @@ _OWN_PARSER_FORMATS = ("identity", "minimax_m2_append_think", "openai_gptoss", *
 # names of models that are not base families first (``Holo2-...-Qwen3`` is holo2, the
 # DeepSeek-R1 distills of Qwen are deepseek_r1), then the base families (Qwen, DeepSeek
 # V3/V4, Granite, Gemma 4, GLM), specific before general within a family.
+#
+# A model that does not think routes to ``identity`` where its family's pattern would give
+# it a format whose output starts inside reasoning (the whole answer would be reasoning):
+# Qwen3's instruct variants (``*-Instruct-2507``, Qwen3-VL/Next/Omni ``-Instruct``), whose
+# templates open no ``<think>``, unlike the ``-Thinking`` variants' and the hybrids'
+# (Qwen3-8B: thinking on unless the request turns it off); Kimi-K2-Instruct and its base
+# model, unlike Kimi-K2-Thinking.
 REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     # -- names that win over a base family's ---------------------------------------------
     ("gpt-oss", "openai_gptoss"),
@@ -53,7 +61,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("deepseek-r1", "deepseek_r1"),
     ("qwq", "deepseek_r1"),
     ("mimo", "mimo"),
-    ("magistral", "mistral"),
+    ("magistral", "mistral"),  # [THINK] from 2507 on, plain-text <think> in 2506
+    ("ministral*reasoning", "mistral"),  # Ministral 3 3B/8B/14B Reasoning (not Instruct)
     ("seed-oss", "seed_oss"),
     ("seedoss", "seed_oss"),
     ("command-a-reasoning", "cohere_command3"),
@@ -64,6 +73,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("hy_v3", "hy_v3"),
     ("k2-horizon", "k2_horizon"),  # (before kimi-k2, though neither catches the other)
     ("k2-v3", "k2_horizon"),
+    ("kimi-k2-instruct", "identity"),  # Kimi-K2-Instruct(-0905) does not think
+    ("kimi-k2-base", "identity"),
     ("kimi-k2", "kimi_k2"),
     ("kimi-vl-a3b-thinking", "kimi_vl"),  # the Instruct model does not think
     ("kimi-dev", "kimi_vl"),
@@ -106,10 +117,12 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("kolibri1", "kolibri1"),
     # -- base families ----------------------------------------------------------------------
     ("deepseek-v4.1", "deepseek_v41"),
+    ("deepseek_v4.1", "deepseek_v41"),
     ("deepseek-v4", "deepseek_v4"),
     ("deepseek_v4", "deepseek_v4"),
     ("deepseek-v3", "deepseek_v3"),
     ("qwen3-coder", "identity"),  # the coder models do not think
+    ("qwen3*instruct", "identity"),  # nor do Qwen3's instruct variants
     ("qwen3", "qwen3"),
     ("qwen2.5", "identity"),
     ("granite-4.2", "granite_thinking_parser"),
@@ -136,11 +149,7 @@ def reasoning_spec(name: str) -> ReasoningSpec | None:
 
 def reasoning_format_for_model(model_id: str) -> str | None:
     """Route a model id to a reasoning format (ordered, case-insensitive substrings)."""
-    lowered = model_id.lower()
-    for pattern, name in REASONING_ROUTES:
-        if pattern in lowered:
-            return name
-    return None
+    return route(REASONING_ROUTES, model_id)
 
 
 def reasoning_parser(

@@ -14,7 +14,9 @@ Modes:
 
 - ``BEFORE``: no reasoning yet; text is ``Text`` (TEXT_DROP markers removed, as after
   reasoning: Cohere's answer wrapper when thinking is off). A START marker switches to
-  ``REASONING`` (with ``start_at_beginning`` only at the very start of the stream, the
+  ``REASONING``, unless the tool parser that reads this text has a call open there
+  (``in_tool_call``: ``<tool_call>{"name": "f", "arguments": {"a": "<think>"}}``): then the
+  marker is that call's text (with ``start_at_beginning`` only at the very start of the stream, the
   way Granite's plain-text phrases work). With ``drop_stray_end`` an END marker here has
   no opener: it is dropped and the mode stays (Mistral's ``abc[/THINK]def`` is ``abcdef``);
   with ``drop_leading_end`` only an END that opens the stream is (MiniMax-M3's
@@ -50,6 +52,7 @@ O(len(chunk)); the scanning is ``re.search`` and ``str.startswith``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -136,6 +139,12 @@ class ReasoningParser(FeedLoop):
     #: format whose tool parser reads the same message framing (Muse) then hands on every
     #: frame, so that the tool parser sees each message's end where it is
     feeds_tools: bool = False
+    #: set by ``output.OutputParser`` when a tool parser reads this parser's ``Text``:
+    #: called with the step's event list when a START marker is met outside reasoning, it
+    #: hands the tool parser every ``Text`` so far (the list is left as it is) and says
+    #: whether a call is open there; if so the marker is text inside that call (a
+    #: ``<think>`` in a JSON string), not reasoning
+    in_tool_call: Callable[[list[Event]], bool] | None = None
 
     def __init__(self, name: str) -> None:
         super().__init__()
@@ -314,6 +323,8 @@ class MarkerReasoningParser(ReasoningParser):
         if marker is None:
             return end, True
         if marker in self._starts:
+            if self._inside_call(buf, end, resume, out):
+                return resume, False
             self._mode = PREFIX
         # else: a stray END or a dropped marker; still before
         return resume, False
@@ -399,8 +410,18 @@ class MarkerReasoningParser(ReasoningParser):
         if marker is None:
             return end, True
         if self.spec.reopen and marker in self._starts:
+            if self._inside_call(buf, end, resume, out):
+                return resume, False
             self._mode = PREFIX
         return resume, False
+
+    def _inside_call(self, buf: str, end: int, resume: int, out: list[Event]) -> bool:
+        """Whether the START marker at ``buf[end:resume]`` is inside a tool call the tool
+        parser has open (``in_tool_call``): then it is text, handed on as written."""
+        if self.in_tool_call is None or not self.in_tool_call(out):
+            return False
+        out.append(Text(buf[end:resume]))
+        return True
 
     def _confirmed(self, buf: str, at: int, final: bool) -> bool | None:
         """Whether the implicit marker ending at ``at`` is real: True, False, or None

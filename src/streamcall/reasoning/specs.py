@@ -139,13 +139,20 @@ SPECS: tuple[ReasoningSpec, ...] = (
     ),
     ReasoningSpec(
         "mistral",
-        family="Magistral, Mistral with [THINK]",
-        start=("[THINK]",),
-        end=("[/THINK]",),
+        family="Magistral, Ministral 3 Reasoning, Mistral with [THINK]",
+        # Magistral Small/Medium 2506 write their reasoning as plain text, <think>…</think>
+        # (the system prompt they were trained with asks for it; [THINK] came in 2507), so
+        # those markers are read too.
+        start=("[THINK]", "<think>"),
+        end=("[/THINK]", "</think>"),
         # vLLM's parser (and its tests since they changed): output without [THINK] is
         # content, text before [THINK] is content, and a [/THINK] with no opener is
         # dropped, the text on both sides of it content.
         drop_stray_end=True,
+        vllm_differences="Magistral 2506's plain-text <think>…</think> is reasoning too, "
+        "read like [THINK]…[/THINK] (a stray </think> is dropped like a stray [/THINK]). "
+        "vLLM's mistral parser reads only the [THINK] control tokens and cannot load with "
+        "a 2506 tokenizer, which has none, so there the whole output is content.",
     ),
     ReasoningSpec(
         "seed_oss",

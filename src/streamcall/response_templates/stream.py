@@ -105,7 +105,7 @@ from streamcall.response_templates.watch import (
     partial_search,
     regex_module,
 )
-from streamcall.text import ArgsStreamer, fast
+from streamcall.text import ArgsStreamer, fast, not_text
 
 __all__ = [
     "CALL_FIELDS",
@@ -214,6 +214,8 @@ class ResponseStream:
                 self._buf += text
             self._read(out, False)
         except Exception as exc:  # a bug here must not break the stream
+            if not isinstance(text, str):
+                raise not_text(text) from None  # the caller's: said, not swallowed
             self._fail(out, exc, "internal error")
         return out
 

@@ -46,7 +46,7 @@ from streamcall.text.jsonstring import (
     json_quote,
     raw_offset,
 )
-from streamcall.text.loop import FeedLoop, Step, StepFn
+from streamcall.text.loop import FeedLoop, Step, StepFn, not_text
 from streamcall.text.markers import (
     MarkerFinder,
     PartialMarkers,
@@ -98,6 +98,7 @@ __all__ = [
     "fast",
     "header_match",
     "json_quote",
+    "not_text",
     "partial_marker_len",
     "raw_offset",
     "tagged_member_pattern",

@@ -32,13 +32,14 @@ import re
 from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
 from collections.abc import Callable
 
-from streamcall.events import Event, ToolCallArgs
+from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.text import fast
 from streamcall.text.jsonscan import _KEY, _KEY_OR_CLOSE, JsonScan
 from streamcall.text.jsonstring import (
     CUT_ESCAPE,
     STRICT_RUN,
     decode_json_string,
+    decode_string_run,
     nested_member_cut,
     nested_members,
     nested_plain_run,
@@ -57,6 +58,7 @@ __all__ = [
     "ArgsStep",
     "ArgsStreamer",
     "EncodedArgs",
+    "release_junk",
 ]
 
 _CONTROL_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)} | {
@@ -462,3 +464,10 @@ class EncodedArgs:
     def decode_tail(self, rest: str) -> str:
         """What was held at the end of the stream, decoded (for ``inner.close``)."""
         return decode_json_string(rest, 0, True)[0]
+
+
+def release_junk(out: list[Event], junk: str) -> None:
+    """``EncodedArgs.junk`` (text that followed the object inside string arguments) as
+    ``Text``, as written; blank text (blank once decoded: ``\\n`` too) is dropped."""
+    if junk and decode_string_run(junk).strip():
+        out.append(Text(junk))

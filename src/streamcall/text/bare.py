@@ -6,7 +6,7 @@ between a delimiter token instead of quotes (Gemma 4's ``<|"|>``, FunctionGemma'
 know no format:
 
 - ``bare_scalar(text)``: the JSON text of a bare scalar (a literal in any case, a
-  number, or else a string);
+  number, exponents included, or else a string);
 - ``BareMembers``: whole common members, each turned into its JSON text by one regex.
 
 ``BareMembers.read`` is a fast read (``streamcall.text.fast``). Where a key must come it
@@ -37,17 +37,19 @@ def bare_scalar(text: str) -> str:
     """The JSON text for a bare scalar (blanks around it ignored).
 
     ``true`` and ``false`` are booleans; ``null``, ``none``, ``nil`` in any case, and
-    nothing at all, are null; text with a '.' that parses as a finite float is that
-    number; text that parses as an int is that number; anything else is a string.
+    nothing at all, are null; a JSON number is that number, its exponent included
+    (``1e-05``, ``1e+21``: how Python, and so a Jinja template, writes small and large
+    floats); other text with a '.' that parses as a finite float is that number; text
+    that parses as an int is that number; anything else is a string.
     """
     s = text.strip()
     if s == "true" or s == "false":
         return s
     if s.lower() in ("null", "none", "nil") or not s:
         return "null"
+    if _JSON_NUMBER.fullmatch(s):
+        return s
     if "." in s:
-        if _JSON_NUMBER.fullmatch(s):
-            return s
         try:
             value = float(s)
         except ValueError:

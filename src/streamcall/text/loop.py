@@ -28,7 +28,10 @@ The rules, all of them:
    for its closer: ``ShortMembers``, which sets them on its parser). The wait ends with
    the first step that runs; a step that holds again sets it again. Two attributes, not a
    method: the hold that sets them is itself the common chunk of such a parser.
-5. **The end of the stream.** ``finish`` runs the steps once more with ``final=True``:
+5. **Text only.** ``feed`` takes ``str``; anything else (``bytes`` off a socket) is a
+   ``TypeError`` that says so (``not_text``), raised where the first step fails on it,
+   so that the check costs nothing per chunk.
+6. **The end of the stream.** ``finish`` runs the steps once more with ``final=True``:
    nothing may wait for more text then, so a step decides what it can, and whatever is
    still held goes to ``_end_of_stream(rest, out)`` (by default: released as ``Text``).
 
@@ -46,12 +49,22 @@ from typing import TypeAlias
 
 from streamcall.events import Event, Text
 
-__all__ = ["FeedLoop", "Step", "StepFn"]
+__all__ = ["FeedLoop", "Step", "StepFn", "not_text"]
 
 #: what a step returns: the position it stopped at, and whether to hold ``buf[pos:]``
 Step: TypeAlias = tuple[int, bool]
 #: a step: ``(buf, pos, out, final) -> (pos, hold)``
 StepFn: TypeAlias = Callable[[str, int, list[Event], bool], Step]
+
+
+def not_text(value: object) -> TypeError:
+    """The error for a chunk that is not ``str``: text parsers read decoded model text."""
+    hint = (
+        ": decode it first (an SSE stream, as bytes, goes to StreamParser)"
+        if isinstance(value, (bytes, bytearray, memoryview))
+        else ""
+    )
+    return TypeError(f"feed() takes model text as str, not {type(value).__name__}{hint}")
 
 
 class FeedLoop:
@@ -76,24 +89,29 @@ class FeedLoop:
         if self._finished or not text:
             return out
         tail = self._tail
-        if tail:
-            buf = tail + text
-            if self._wait_len:  # (rule 4)
-                if len(buf) <= self._wait_len and self._wait_for not in text:
-                    self._tail = buf
-                    return out
-                self._wait_len = 0
-        else:
-            buf = text
-        steps = self._steps
-        # (the first step outside the loop: most chunks take one step)
-        pos, hold = steps[self._mode](buf, 0, out, False)
-        if not hold:
-            n = len(buf)
-            while pos < n:
-                pos, hold = steps[self._mode](buf, pos, out, False)
-                if hold:
-                    break
+        try:  # (free unless it raises: the type is checked only then)
+            if tail:
+                buf = tail + text
+                if self._wait_len:  # (rule 4)
+                    if len(buf) <= self._wait_len and self._wait_for not in text:
+                        self._tail = buf
+                        return out
+                    self._wait_len = 0
+            else:
+                buf = text
+            steps = self._steps
+            # (the first step outside the loop: most chunks take one step)
+            pos, hold = steps[self._mode](buf, 0, out, False)
+            if not hold:
+                n = len(buf)
+                while pos < n:
+                    pos, hold = steps[self._mode](buf, pos, out, False)
+                    if hold:
+                        break
+        except TypeError:
+            if not isinstance(text, str):
+                raise not_text(text) from None
+            raise
         self._tail = (buf[pos:] if pos else buf) if pos < len(buf) else ""
         return out
 

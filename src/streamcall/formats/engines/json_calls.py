@@ -30,6 +30,9 @@ Modes (``Mode``) and what each step reads::
     AFTER        ',' or '}'                             KEY or BODY   ToolCallEnd (no closer due)
     (any)        malformed markup                       TEXT          Text; ToolCallEnd incomplete
 
+Text after the object inside string arguments is junk, released as written after the call;
+if the call breaks, with the markup from the string's closing quote on (``_after_junk``).
+
 A step may go straight on into the step of the mode it set when that is the next token's
 (a key's colon and value, a name and the ',' after it), never round a cycle: a call's
 members are read one loop turn each.
@@ -121,11 +124,10 @@ from streamcall.text import (
     Step,
     StepFn,
     cut_marker,
-    decode_string_run,
     fast,
     partial_marker_len,
 )
-from streamcall.text.args import BLANK, BROKEN, MORE, EncodedArgs
+from streamcall.text.args import BLANK, BROKEN, MORE, EncodedArgs, release_junk
 from streamcall.text.jsonstring import nested_string_cut, nested_string_run
 
 __all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser", "Mode"]
@@ -234,6 +236,7 @@ class JsonCallsParser(ToolParser):
         self._args_seen = False
         self._pending: list[str] = []  # argument text written before the name
         self._other: JsonScan | None = None  # the value of another key
+        self._after_junk = -1  # where the markup after string arguments' junk starts in _raw
 
     # -- text, and the blocks between calls ------------------------------------------------
 
@@ -550,6 +553,11 @@ class JsonCallsParser(ToolParser):
         if outcome == BLANK:  # an empty or blank string: no arguments
             self._args_seen = False
             self._args = self._encoded = None
+        elif encoded.junk:  # the markup from the closing quote on: text if the call breaks
+            if self._index < 0:  # (kept above with the body)
+                self._raw[-1] = buf[pos : end - 1]
+            self._after_junk = len(self._raw)
+            self._raw.append('"')
         self._mode = AFTER
         return end, False
 
@@ -638,7 +646,7 @@ class JsonCallsParser(ToolParser):
         if self._index < 0:
             assert self._name is not None
             self._index = self._start_call(out, self._name, self._call_id)
-            self._raw.clear()
+            del self._raw[: None if self._after_junk < 0 else self._after_junk]
 
     def _flush_pending(self, out: list[Event]) -> None:
         if self._pending:
@@ -674,18 +682,11 @@ class JsonCallsParser(ToolParser):
             self._end_open_call(out, "")
             encoded = self._encoded
             if encoded is not None:
-                self._release_junk(out, "".join(encoded.junk))
+                release_junk(out, "".join(encoded.junk))
         self._release_raw(out)
         self._reset_object()
         self._mode = TEXT
         return pos, False
-
-    @staticmethod
-    def _release_junk(out: list[Event], junk: str) -> None:
-        """Text that followed the arguments object inside a string, as written; blank text
-        (blank once decoded: ``\\n`` too) is dropped."""
-        if junk and decode_string_run(junk).strip():
-            out.append(Text(junk))
 
     def _end_required(self) -> bool:
         """Whether the open block's END marker must be seen for its last call to be
@@ -699,7 +700,7 @@ class JsonCallsParser(ToolParser):
         index, text, cut, junk = self._closed
         self._closed = None
         self._end_call(out, index, text, cut or not complete)
-        self._release_junk(out, junk)
+        release_junk(out, junk)
 
     def _end_open_call(self, out: list[Event], tail: str) -> None:
         """End a call whose object never closed: incomplete, whatever its arguments."""
@@ -744,5 +745,5 @@ class JsonCallsParser(ToolParser):
         else:  # (arguments that closed too: the call's object did not)
             self._end_open_call(out, "")
         if encoded is not None:
-            self._release_junk(out, "".join(encoded.junk))
+            release_junk(out, "".join(encoded.junk))
         self._raw.clear()

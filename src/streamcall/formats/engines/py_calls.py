@@ -18,6 +18,7 @@ Modes (``Mode``) and what each step reads::
 
     mode        reads                                   next        emits
     AT_START    blanks; '[' (LIST_AT_START)             HEAD        Text (the blanks)
+                '{' (JSON_OUTPUT)                       DELEGATE
                 anything else                           TEXT, PASS
     TEXT        text up to START                        HEAD        Text
     PASS        everything                                          Text
@@ -37,6 +38,7 @@ Modes (``Mode``) and what each step reads::
     AFTER_LIST  blanks; END                             TEXT        ToolCallEnd
                 anything else                           TEXT        ToolCallEnd incomplete
     JSON_BODY   JSON calls (the JSON-call engine)       TEXT        its events
+    DELEGATE    everything, to the JSON_OUTPUT parser               its events
 
 A call whose ``)`` was read is complete only once what follows proves it ended
 (``_closed_call``): a ``,``, the next call's head, END, or the list's ``]`` where no END
@@ -50,7 +52,10 @@ What it holds back: a partial START or END marker; the head until its ``(`` (at 
 ``MAX_HEAD`` characters); in the arguments, what ``PythonArgs`` holds (a keyword until its
 ``=``, a scalar until its end, a cut escape, a quote that may close the string).
 A block whose first call opens with ``{`` is JSON calls (``JSON_BODY``, LFM2 asked for
-JSON), read by the JSON-call engine to the block's end.
+JSON), read by the JSON-call engine to the block's end. An output whose first non-blank
+character is ``{`` is the ``JSON_OUTPUT`` format's, whole (Llama 4 run with its JSON
+template): that parser reads it from the ``{`` on, the blanks before it being text to
+both; the decision holds back nothing (the blanks are text as they come).
 """
 
 from __future__ import annotations
@@ -82,10 +87,11 @@ class Mode(IntEnum):
     BETWEEN = 5  # after a call's ')'
     AFTER_LIST = 6  # after the list's ']': END may follow
     JSON_BODY = 7
+    DELEGATE = 8  # the output is the JSON_OUTPUT format's
 
 
 # The modes as plain ints, for the steps' comparisons (as in ``engines.json_calls``).
-AT_START, TEXT, PASS, HEAD, ARGS, BETWEEN, AFTER_LIST, JSON_BODY = map(int, Mode)
+AT_START, TEXT, PASS, HEAD, ARGS, BETWEEN, AFTER_LIST, JSON_BODY, DELEGATE = map(int, Mode)
 
 
 def py_literal(value: Any) -> str:
@@ -121,6 +127,9 @@ class PythonicCallsParser(ToolParser):
     #: after the list's ``]`` the END marker may be left out (Llama 4): the ``]`` then
     #: completes the last call; otherwise only END does
     END_OPTIONAL: ClassVar[bool] = False
+    #: a format whose parser reads the whole output when its first non-blank character
+    #: is ``{`` (Llama 4 writes pythonic calls or, with its JSON template, a JSON call)
+    JSON_OUTPUT: ClassVar[type[ToolParser] | None] = None
     #: the longest call head (and keyword) held back before its '(' (or '=')
     MAX_HEAD: ClassVar[int] = 256
 
@@ -137,6 +146,7 @@ class PythonicCallsParser(ToolParser):
         # A call whose ')' was read, waiting for what proves it ended: (index, arguments)
         self._closed_call: tuple[int, str] | None = None
         self._json: _JsonBody | None = None
+        self._delegate: ToolParser | None = None  # the JSON_OUTPUT parser, once chosen
         self._steps = (
             self._read_at_start,
             self._read_text,
@@ -146,6 +156,7 @@ class PythonicCallsParser(ToolParser):
             self._read_between,
             self._read_after_list,
             self._read_json_body,
+            self._read_delegate,
         )
 
     # -- text ------------------------------------------------------------------------------
@@ -159,6 +170,10 @@ class PythonicCallsParser(ToolParser):
         if self.LIST_AT_START and buf[ws] == "[":
             self._open_block("[", bracketed=True)
             return ws + 1, False
+        if self.JSON_OUTPUT is not None and buf[ws] == "{":
+            self._delegate = self.JSON_OUTPUT(self.tools, id_prefix=self.id_prefix)
+            self._mode = DELEGATE
+            return ws, False
         self._mode = TEXT if self._start_finder is not None else PASS
         return ws, False
 
@@ -347,10 +362,20 @@ class PythonicCallsParser(ToolParser):
             self._mode = TEXT
         return pos, hold
 
+    def _read_delegate(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
+        assert self._delegate is not None
+        out.extend(self._delegate.feed(buf[pos:] if pos else buf))
+        return len(buf), False
+
     # -- end of stream ---------------------------------------------------------------------
 
     def _end_of_stream(self, rest: str, out: list[Event]) -> None:
         mode = self._mode
+        if mode == DELEGATE:
+            assert self._delegate is not None
+            out.extend(self._delegate.feed(rest))
+            out.extend(self._delegate.finish())
+            return
         if mode == JSON_BODY:
             assert self._json is not None
             self._json._calls = self._calls
