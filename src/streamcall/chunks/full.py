@@ -388,7 +388,8 @@ def _plain(members: dict[str, Any], fix: bool) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------
-# content: Go's stringifyContent, and json.Marshal(interface{}) for its default branch.
+# content: Go's stringifyContent (json.Marshal(interface{}) for its default branch is
+# gojson.go_marshal).
 
 
 def _stringify_content(value: Any, where: str) -> str:
@@ -416,6 +417,10 @@ def _stringify_arguments(value: Any, where: str) -> str:
     if type(value) is str:
         return value
     return go_marshal(value, where)
+
+
+# ---------------------------------------------------------------------------------------
+# The whole chunk.
 
 
 def full_decode(text: str) -> ChunkDelta:
