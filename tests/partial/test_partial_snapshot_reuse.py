@@ -23,22 +23,24 @@ from hypothesis import strategies as st
 
 from streamcall import PartialJSON, parse_partial_json
 from streamcall.partial import incremental
+from streamcall.partial import snapshot as snapshots
 
-REUSE = sys.maxsize > incremental._REUSE_MIN  # CPython with exact refcounts: kept at all
-BIG = 300 if not REUSE else incremental._REUSE_MIN + 20  # entries: big enough to keep
+REUSE = sys.maxsize > snapshots._REUSE_MIN  # CPython with exact refcounts: kept at all
+BIG = 300 if not REUSE else snapshots._REUSE_MIN + 20  # entries: big enough to keep
 
 
 @contextmanager
 def reuse_from(size: int, *, skip_max: int = 0) -> Iterator[None]:
     """Keep open containers from ``size`` entries on (sys.maxsize: never); after a held
-    snapshot, copy without keeping for at most ``skip_max`` reads (0: try at every read)."""
-    saved = incremental._REUSE_MIN, incremental._SKIP_MAX
-    incremental._REUSE_MIN = size  # type: ignore[misc]
-    incremental._SKIP_MAX = skip_max  # type: ignore[misc]
+    snapshot, copy without keeping for at most ``skip_max`` reads (0: try at every read).
+    ``feed`` (incremental) notes a container grown to the size, ``snapshots`` keeps it."""
+    saved = incremental._REUSE_MIN, snapshots._REUSE_MIN, snapshots._SKIP_MAX
+    incremental._REUSE_MIN = snapshots._REUSE_MIN = size  # type: ignore[misc]
+    snapshots._SKIP_MAX = skip_max  # type: ignore[misc]
     try:
         yield
     finally:
-        incremental._REUSE_MIN, incremental._SKIP_MAX = saved  # type: ignore[misc]
+        incremental._REUSE_MIN, snapshots._REUSE_MIN, snapshots._SKIP_MAX = saved  # type: ignore[misc]
 
 
 def ordered(value: Any) -> Any:
@@ -300,7 +302,7 @@ def test_without_refcounts_nothing_is_reused(
     doc: str, monkeypatch: pytest.MonkeyPatch, kept_levels: list[int]
 ) -> None:
     # PyPy: no sys.getrefcount, so no count ever says "private", even if all are kept.
-    monkeypatch.setattr(incremental, "_refcount", incremental._no_refcount)
+    monkeypatch.setattr(snapshots, "_refcount", snapshots._no_refcount)
     with reuse_from(0):
         run_with_reads(doc, list(range(len(doc))), ["drop"], 0)
     assert kept_levels and set(kept_levels) == {0}

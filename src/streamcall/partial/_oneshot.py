@@ -44,16 +44,8 @@ import json
 import re
 from typing import Any, Final
 
-from streamcall.partial.incremental import (
-    _COMMA,
-    _DONE,
-    _KEY_OR_END,
-    _VALUE_OR_END,
-    PartialJSON,
-    _escape_control,
-    scanstring,
-    too_deep,
-)
+from streamcall.partial.incremental import PartialJSON, _escape_control, too_deep
+from streamcall.partial.tokens import _COMMA, _DONE, _KEY_OR_END, _VALUE_OR_END, scanstring
 from streamcall.text import CONTROL, HIGH_SURROGATE_TAIL
 from streamcall.text.jsonstring import (
     COMPILED_MIN,

@@ -5,12 +5,15 @@ transformers (5.13 and later) reads a declarative ``response_template`` from a c
 assistant message ``{role, content, thinking, tool_calls}``. This package reads the same
 spec (version 1):
 
-- ``spec``: validation, and the compiled, frozen template (``load_response_template``);
+- ``compiled``: the compiled, frozen template (``Anchor``, ``Field``, ``ResponseTemplate``);
+- ``spec``: validation, compilation and loading (``load_response_template``);
 - ``content``: the content parsers and transforms a region's body goes through;
 - ``tooltypes``: tool-call arguments typed by the request's tools;
 - ``oneshot``: ``parse_response``, the drop-in for transformers' one;
-- ``stream``: ``response_parser``, the same reading as a stream of streamcall's events;
-- ``export``: response templates for streamcall's own formats (``response_template_for``).
+- ``stream``: ``response_parser``, the same reading as a stream of streamcall's events, with
+  ``watch`` (one anchor's search) and ``field_events`` (what each field's text becomes);
+- ``export``: response templates for streamcall's own formats (``response_template_for``),
+  built from the shapes in ``export_shapes``.
 
 docs/response-templates.md is the user's guide, with the differences from transformers.
 """

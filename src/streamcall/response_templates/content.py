@@ -30,13 +30,11 @@ import functools
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from streamcall.response_templates import _patterns
 from streamcall.response_templates._calllist import parse_call_list
-
-if TYPE_CHECKING:
-    from streamcall.response_templates.spec import Field
+from streamcall.response_templates.compiled import STREAMABLE_PARSERS, Field
 
 __all__ = [
     "CONTENT_PARSERS",
@@ -195,10 +193,6 @@ CONTENT_PARSERS: Mapping[str, ContentParser] = {
     "kv-lines": _kv_lines,
     "python-call-list": _python_call_list,
 }
-
-# Parsers whose value is the body itself (up to whitespace): a streaming reader can show
-# their text as it arrives. The others give a value only once the region closes.
-STREAMABLE_PARSERS = frozenset({"text", "int", "float", "bool"})
 
 
 def parse_content(text: Any, name: str, args: Any) -> Any:

@@ -9,23 +9,8 @@ own parser gives for the format's output (``parse_tool_calls``, mapped to that d
 tests/response_templates/test_rt_export.py proves on the format's outputs and its test
 strings, with transformers' ``parse_response`` and with streamcall's.
 
-How the formats are expressed (the shapes shared by many):
-
-- The text outside calls is the implicit ``content`` field, ``repeats`` with ``join: ""``
-  and ``strip: false``: every piece of it, verbatim and in order (a field that does not
-  repeat would keep only its last piece).
-- A call's closer also takes the whitespace after it when another call or the end of the
-  output follows (``END(?:\s*(?=START)|\s*\Z)?``): streamcall drops the whitespace between
-  calls and after the last one, and keeps whitespace before text.
-- The markers around a group of calls (``<|tool_calls_section_begin|>``) are the content
-  field's closer: closing the content there drops them, and the calls inside open their
-  own regions.
-- A format with no closer after a call's JSON (``[TOOL_CALLS]name[ARGS]{...}``) closes it
-  just after a ``}`` that no other brace follows before the next call or the end; one
-  whose calls are a list with no closer, after the last ``]``.
-- Arguments written as XML-like tags are ``xml-inline`` with text values, typed by the
-  request's tools as transformers types them (a string parameter keeps ``"3"``, an integer
-  one gets ``3``); streamcall types them the same way.
+The shapes many formats share are built by ``export_shapes``, which says how each is
+expressed.
 
 ``UNEXPRESSIBLE`` says, for the other formats, why the spec cannot express them.
 """
@@ -33,177 +18,28 @@ How the formats are expressed (the shapes shared by many):
 from __future__ import annotations
 
 import copy
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from streamcall.response_templates.export_shapes import (
+    BY_CONTENT,
+    BY_NAME,
+    CONTENT_FIELD,
+    EACH,
+    Exported,
+    after_object,
+    bare_json,
+    calls_list,
+    esc,
+    header_json,
+    json_after_marker,
+    json_list,
+    json_tagged,
+    message_template,
+    tagged_params,
+    then_ws,
+)
+
 __all__ = ["EXPORTED", "UNEXPRESSIBLE", "Exported", "response_template_for"]
-
-
-@dataclass(frozen=True, slots=True)
-class Exported:
-    """A format's response template, the markers that start its calls, and what of the
-    format's syntax the template does not read as streamcall does."""
-
-    template: Mapping[str, Any]
-    markers: tuple[str, ...]
-    limits: str = ""
-
-
-def _esc(literal: str) -> str:
-    return re.escape(literal)
-
-
-_CONTENT: dict[str, Any] = {"repeats": True, "join": "", "content_args": {"strip": False}}
-_BY_CONTENT = {
-    "type": "function",
-    "function": {"name": "{content.name}", "arguments": "{content.arguments}"},
-}
-_BY_NAME = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
-_EACH = {"type": "function", "function": {"name": "{name}", "arguments": "{arguments}"}}
-_TEXT_VALUES = {"name": "text", "args": {"strip": False}}
-
-
-def _template(
-    start: str | list[str], calls: dict[str, Any], content: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    return {
-        "defaults": {"role": "assistant"},
-        "start_anchor": start,
-        "fields": {"content": {**_CONTENT, **(content or {})}, "tool_calls": calls},
-    }
-
-
-def _then_ws(closer: str, next_call: str) -> str:
-    """``closer``, and the whitespace after it when another call or the end follows."""
-    return f"{closer}(?:\\s*(?=(?:{next_call}))|\\s*\\Z)?"
-
-
-def _section(begin: tuple[str, ...], end: str, *, regex: bool = False) -> dict[str, Any]:
-    """The content field's closer that drops a group's markers (literals, or with
-    ``regex`` patterns)."""
-    quote = (lambda s: s) if regex else _esc
-    opens = "|".join(quote(b) for b in begin)
-    return {"close_pattern": f"(?:{opens})\\s*|\\s*{quote(end)}(?:\\s*\\Z)?"}
-
-
-def _after_object(next_call: str) -> str:
-    """Just after a ``}`` with no brace before the next call or the end (zero-width),
-    and the whitespace after it when another call or the end follows."""
-    return f"(?<=\\}})(?=[^{{}}]*?(?:{next_call}|\\Z))(?:\\s*(?=(?:{next_call}))|\\s*\\Z)?"
-
-
-def _after_last(char: str) -> str:
-    """Just after the last ``char`` of the output (zero-width), with the whitespace after
-    it when nothing else follows."""
-    return f"(?<={_esc(char)})(?![\\s\\S]*{_esc(char)})(?:\\s*\\Z)?"
-
-
-def _json_tagged(
-    start: str, opener: str, closer: str, args: str = "arguments", opener_pattern: str | None = None
-) -> Exported:
-    """``OPEN {"name": ..., "<args>": {...}} CLOSE``, repeated (``opener_pattern``: a
-    pattern for the opener instead of the literal)."""
-    transform = {
-        "type": "function",
-        "function": {"name": "{content.name}", "arguments": f"{{content.{args}}}"},
-    }
-    starts = opener_pattern or _esc(opener)
-    calls = {
-        "open_pattern": starts,
-        "close_pattern": _then_ws(_esc(closer), starts),
-        "repeats": True,
-        "content": "json",
-        "transform": transform,
-    }
-    return Exported(
-        _template(start, calls),
-        (opener,),
-        f"Reads `{opener}` JSON `{closer}` with the name first and `{args}` as an object; "
-        "arguments written as a JSON string stay that string, and other key names, several "
-        "objects in one block, or an object whose JSON does not parse raise instead of "
-        "becoming text.",
-    )
-
-
-def _json_list(
-    start: str | list[str],
-    opener: str,
-    closer: str | None,
-    name: str = "name",
-    args: str = "arguments",
-    note: str = "",
-) -> Exported:
-    """``OPEN [{"name": ..., "arguments": {...}}, ...] CLOSE?``: one list of calls (``note``:
-    more limits, appended)."""
-    calls: dict[str, Any] = {
-        "open": opener,
-        "close_pattern": f"{_esc(closer)}(?:\\s*\\Z)?" if closer else _after_last("]"),
-        "content": "json",
-        "transform_each": True,
-        "transform": {
-            "type": "function",
-            "function": {"name": f"{{{name}}}", "arguments": f"{{{args}}}"},
-        },
-    }
-    where = f"up to `{closer}`" if closer else "up to the last `]` of the output"
-    return Exported(
-        _template(start, calls),
-        (opener,),
-        f"Reads one list of calls after `{opener}`, {where}; a second list replaces the "
-        "first (the field does not repeat: each list is already a list of calls)." + note,
-    )
-
-
-def _tagged_params(
-    start: str,
-    call_open: str,
-    call_close: str,
-    next_call: str,
-    param: str,
-    section: tuple[tuple[str, ...], str] | None = None,
-    markers: tuple[str, ...] = (),
-    section_regex: bool = False,
-    note: str = "",
-) -> Exported:
-    """Calls whose arguments are tags (``<parameter=KEY>VALUE</parameter>``), values as
-    text (one newline after the opening tag and before the closing one dropped)."""
-    calls: dict[str, Any] = {
-        "open_pattern": call_open,
-        "close_pattern": _then_ws(call_close, next_call),
-        "repeats": True,
-        "content": "xml-inline",
-        "content_args": {"tag_pattern": param, "value_parser": _TEXT_VALUES},
-        "transform": _BY_NAME,
-    }
-    content = _section(*section, regex=section_regex) if section is not None else None
-    return Exported(
-        _template(start, calls, content),
-        markers,
-        "Values are typed by the request's tools; without them (or for a parameter they do "
-        "not declare) every value stays a string, where streamcall reads numbers, "
-        "true/false/null and JSON containers as JSON. A value whose closing tag is missing "
-        "runs to the next closing tag." + note,
-    )
-
-
-def _calls_list(start: str, opener: str, closer: str) -> Exported:
-    """``OPEN [name(k=v, ...), ...] CLOSE``: a Python-style list of calls."""
-    calls = {
-        "open": opener,
-        "close_pattern": f"{_esc(closer)}(?:\\s*\\Z)?",
-        "content": "python-call-list",
-        "transform_each": True,
-        "transform": _EACH,
-    }
-    return Exported(
-        _template(start, calls),
-        (opener,),
-        "The list must keep python-call-list's strict grammar (keyword arguments only, "
-        "integers within 2^53, no trailing commas); streamcall also reads Python literals "
-        "beyond it. A second list replaces the first.",
-    )
 
 
 _QWEN = "<|im_start|>assistant\n"
@@ -219,22 +55,22 @@ _HARMONY_CALL = _HARMONY_START + r"<\|channel\|>commentary to=functions\."
 
 
 def _qwen_xml(start: str, block: str = "tool_call") -> Exported:
-    return _tagged_params(
+    return tagged_params(
         start,
         f"<{block}>\\s*<function=(?P<name>[^>\\n]+)>",
         f"</function>\\s*</{block}>",
-        _esc(f"<{block}>"),
+        esc(f"<{block}>"),
         _QWEN_PARAM,
         markers=(f"<{block}>",),
     )
 
 
 def _glm(start: str) -> Exported:
-    return _tagged_params(
+    return tagged_params(
         start,
         r"<tool_call>(?P<name>[^<\n]+)\n?",
         "</tool_call>",
-        _esc("<tool_call>"),
+        esc("<tool_call>"),
         _GLM_PARAM,
         markers=("<tool_call>",),
     )
@@ -252,7 +88,7 @@ def _hy(header_end: str) -> Exported:
         f"{tag('arg_key')}(?P<key>.*?){tag('/arg_key')}\\s*{tag('arg_value')}\\n?(?P<value>.*?)\\n?"
         f"{tag('/arg_value')}"
     )
-    return _tagged_params(
+    return tagged_params(
         "<｜hy_Assistant｜>",
         f"{tag('tool_call')}(?P<name>[^<\\n]+?){header_end}",
         tag("/tool_call"),
@@ -265,8 +101,8 @@ def _hy(header_end: str) -> Exported:
 
 
 def _dsml(prefix: str, block: str, start: str = _DEEPSEEK) -> Exported:
-    opener, closer = _esc(prefix), _esc("</" + prefix[1:])
-    return _tagged_params(
+    opener, closer = esc(prefix), esc("</" + prefix[1:])
+    return tagged_params(
         start,
         opener + r'invoke name="(?P<name>[^"\n]+)">',
         closer + "invoke>",
@@ -283,76 +119,6 @@ def _dsml(prefix: str, block: str, start: str = _DEEPSEEK) -> Exported:
     )
 
 
-def _header_json(
-    start: str,
-    section: tuple[tuple[str, ...], str],
-    call_open: str,
-    call_close: str,
-    markers: tuple[str, ...],
-    next_call: str | None = None,
-    note: str = "",
-) -> Exported:
-    """Calls in a section, each a header naming the function and a JSON object (with
-    ``next_call``, the closer takes the whitespace after it only before that or the end:
-    for formats that keep it before text)."""
-    calls = {
-        "open_pattern": call_open,
-        "close_pattern": call_close + "\\s*"
-        if next_call is None
-        else _then_ws(call_close, next_call),
-        "repeats": True,
-        "content": "json",
-        "transform": _BY_NAME,
-    }
-    return Exported(
-        _template(start, calls, _section(*section)),
-        markers,
-        "Arguments must be a JSON object; a call cut off, or arguments that do not parse, "
-        "raise instead of becoming text." + note,
-    )
-
-
-def _json_after_marker(
-    start: str, call_open: str, next_call: str, *, by_name: bool, markers: tuple[str, ...]
-) -> Exported:
-    """``MARKER {...}`` repeated with no closer: each call ends after its object."""
-    calls = {
-        "open_pattern": call_open,
-        "close_pattern": _after_object(next_call),
-        "repeats": True,
-        "content": "json",
-        "transform": _BY_NAME if by_name else _BY_CONTENT,
-    }
-    return Exported(
-        _template(start, calls),
-        markers,
-        "A call ends after its JSON object; text after the last call must hold no `{` or "
-        "`}` (the template finds the object's end as the last brace before the next call "
-        "or the end).",
-    )
-
-
-def _bare_json(
-    start: str, args: str, lead: str = "", markers: tuple[str, ...] = ('{"name"',)
-) -> Exported:
-    """``{"name": ..., "<args>": {...}}`` in text, calls separated by ``;``."""
-    opener = lead + '\\{\\s*"name"\\s*:\\s*"(?P<name>[^"\\\\]+)"\\s*,\\s*"' + args + '"\\s*:\\s*'
-    calls = {
-        "open_pattern": opener,
-        "close_pattern": r"\s*\}(?:\s*;\s*(?=\{)|(?=[^{}]*\Z)(?:\s*\Z)?)",
-        "repeats": True,
-        "content": "json",
-        "transform": _BY_NAME,
-    }
-    return Exported(
-        _template(start, calls),
-        markers,
-        f'Reads `{{"name": "...", "{args}": {{...}}}}` with the keys in that order (streamcall '
-        "takes them in any order); a call ends at the `}` before a `;` and another call, or "
-        "at the last brace of the output.",
-    )
-
-
 # streamcall's header names (``engines.header_json``): a word character, then word characters and
 # ``.:-/``.
 _HEADER_NAME = r"(?P<name>\w[\w.:\-/]*)"
@@ -360,10 +126,10 @@ _HEADER_NAME = r"(?P<name>\w[\w.:\-/]*)"
 _HEADER_NAME_64 = r"(?P<name>\w[\w.:\-/]{0,63})"
 _PLAMO = "<|plamo:{}:plamo|>".format
 _PLAMO_ARGS = _PLAMO("begin_tool_arguments") + "<|plamo:constrain|>json<|plamo:msg|>"
-_P_REQUEST = _esc(_PLAMO("begin_tool_request"))
-_P_END_REQUEST = _esc(_PLAMO("end_tool_request"))
-_P_END_REQUESTS = _esc(_PLAMO("end_tool_requests"))
-_P_END_ARGS = _esc(_PLAMO("end_tool_arguments"))
+_P_REQUEST = esc(_PLAMO("begin_tool_request"))
+_P_END_REQUEST = esc(_PLAMO("end_tool_request"))
+_P_END_REQUESTS = esc(_PLAMO("end_tool_requests"))
+_P_END_ARGS = esc(_PLAMO("end_tool_arguments"))
 _INKLING_LIMITS = (
     "A tool block must hold `name` and `args` (streamcall also takes `arguments` or "
     "`parameters`, and `{}` when there are none): one without them, or whose JSON does not "
@@ -382,7 +148,7 @@ _INKLING_MARKER = (
     r"|invoke_tool_text|tool_error|model_end_sampling))\|>"
 )
 
-_COHERE = _json_list(
+_COHERE = json_list(
     "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
     "<|START_ACTION|>",
     "<|END_ACTION|>",
@@ -391,50 +157,50 @@ _COHERE = _json_list(
 )
 
 EXPORTED: dict[str, Exported] = {
-    "hermes": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
-    "kolibri1": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
-    "qwen3_json": _json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
-    "ernie45": _json_tagged("Assistant:", "<tool_call>", "</tool_call>"),
-    "longcat": _json_tagged("[Round 0] ASSISTANT:", "<longcat_tool_call>", "</longcat_tool_call>"),
-    "internlm": _json_tagged(
+    "hermes": json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
+    "kolibri1": json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
+    "qwen3_json": json_tagged(_QWEN, "<tool_call>", "</tool_call>"),
+    "ernie45": json_tagged("Assistant:", "<tool_call>", "</tool_call>"),
+    "longcat": json_tagged("[Round 0] ASSISTANT:", "<longcat_tool_call>", "</longcat_tool_call>"),
+    "internlm": json_tagged(
         _QWEN,
         "<|action_start|><|plugin|>",
         "<|action_end|>",
         args="parameters",
         opener_pattern=r"<\|action_start\|>\s*<\|plugin\|>",
     ),
-    "jamba": _json_list("<|start_of_role|>assistant", "<tool_calls>", "</tool_calls>"),
-    "hunyuan_a13b": _json_list("<|extra_0|>", "<tool_calls>", "</tool_calls>"),
+    "jamba": json_list("<|start_of_role|>assistant", "<tool_calls>", "</tool_calls>"),
+    "hunyuan_a13b": json_list("<|extra_0|>", "<tool_calls>", "</tool_calls>"),
     "cohere_command3": _COHERE,
     "cohere_command4": _COHERE,
-    "granite": _json_list("<|start_of_role|>assistant<|end_of_role|>", "<|tool_call|>", None),
-    "phi4_mini_json": _json_list("<|assistant|>", "functools", None),
-    "gigachat3": _json_after_marker(
+    "granite": json_list("<|start_of_role|>assistant<|end_of_role|>", "<|tool_call|>", None),
+    "phi4_mini_json": json_list("<|assistant|>", "functools", None),
+    "gigachat3": json_after_marker(
         "assistant<|role_sep|>\n",
-        _esc("<|function_call|>"),
-        _esc("<|function_call|>"),
+        esc("<|function_call|>"),
+        esc("<|function_call|>"),
         by_name=False,
         markers=("<|function_call|>",),
     ),
-    "granite-20b-fc": _json_after_marker(
+    "granite-20b-fc": json_after_marker(
         "<|assistant|>\n",
         r"<function_call>\s*",
-        _esc("<function_call>"),
+        esc("<function_call>"),
         by_name=False,
         markers=("<function_call>",),
     ),
-    "mistral": _json_after_marker(
+    "mistral": json_after_marker(
         "[/INST]",
         r"\[TOOL_CALLS\](?P<name>[^\[\]]+?)\[ARGS\]",
-        _esc("[TOOL_CALLS]"),
+        esc("[TOOL_CALLS]"),
         by_name=True,
         markers=("[TOOL_CALLS]",),
     ),
-    "llama3_json": _bare_json(_LLAMA3, "parameters"),
-    "llama4_json": _bare_json(
+    "llama3_json": bare_json(_LLAMA3, "parameters"),
+    "llama4_json": bare_json(
         _LLAMA4, "arguments", r"(?:<\|python_tag\|>)?", ("<|python_tag|>", '{"name"')
     ),
-    "kimi_k2": _header_json(
+    "kimi_k2": header_json(
         "<|im_assistant|>assistant<|im_middle|>",
         (
             ("<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"),
@@ -444,14 +210,14 @@ EXPORTED: dict[str, Exported] = {
         r"<\|tool_call_end\|>",
         ("<|tool_calls_section_begin|>", "<|tool_call_begin|>"),
     ),
-    "deepseek_v3": _header_json(
+    "deepseek_v3": header_json(
         _DEEPSEEK,
         (("<｜tool▁calls▁begin｜>",), "<｜tool▁calls▁end｜>"),
         r"<｜tool▁call▁begin｜>function<｜tool▁sep｜>(?P<name>[^\n]+)\n(?:```json\n)?",
         r"(?:\n```)?<｜tool▁call▁end｜>",
         ("<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"),
     ),
-    "deepseek_v31": _header_json(
+    "deepseek_v31": header_json(
         _DEEPSEEK,
         (("<｜tool▁calls▁begin｜>",), "<｜tool▁calls▁end｜>"),
         r"<｜tool▁call▁begin｜>(?P<name>[^<]+?)<｜tool▁sep｜>",
@@ -464,23 +230,23 @@ EXPORTED: dict[str, Exported] = {
             "start_anchor": "<|start|>assistant",
             "fields": {
                 "content": {
-                    **_CONTENT,
+                    **CONTENT_FIELD,
                     # the headers and terminators of final and commentary messages
                     "close_pattern": _HARMONY_START
                     + r"<\|channel\|>(?:final|commentary)<\|message\|>|<\|end\|>|<\|return\|>",
                 },
                 "thinking": {
-                    **_CONTENT,
+                    **CONTENT_FIELD,
                     "open_pattern": _HARMONY_START + r"<\|channel\|>analysis<\|message\|>",
                     "close_pattern": r"<\|end\|>",
                 },
                 "tool_calls": {
                     "open_pattern": _HARMONY_CALL
                     + r"(?P<name>[^\s<]+)\s*(?:<\|constrain\|>json)?<\|message\|>",
-                    "close_pattern": _then_ws(r"<\|call\|>", _HARMONY_CALL),
+                    "close_pattern": then_ws(r"<\|call\|>", _HARMONY_CALL),
                     "repeats": True,
                     "content": "json",
-                    "transform": _BY_NAME,
+                    "transform": BY_NAME,
                 },
             },
         },
@@ -490,35 +256,33 @@ EXPORTED: dict[str, Exported] = {
         "are content, and commentary messages to `functions.NAME` are calls.",
     ),
     "gemma4": Exported(
-        _template(
+        message_template(
             ["<|turn>model\n", "<tool_response|>"],
             {
                 "open_pattern": r"<\|tool_call>call:(?P<name>[\w.-]+)",
-                "close_pattern": _then_ws(_esc("<tool_call|>"), _esc("<|tool_call>")),
+                "close_pattern": then_ws(esc("<tool_call|>"), esc("<|tool_call>")),
                 "repeats": True,
                 "content": "json",
                 "content_args": {"unquoted_keys": True, "string_delims": [['<|"|>', '<|"|>']]},
-                "transform": _BY_NAME,
+                "transform": BY_NAME,
             },
         ),
         ("<|tool_call>",),
         'Arguments must become JSON once keys are quoted and `<|"|>` strings replaced.',
     ),
     "functiongemma": Exported(
-        _template(
+        message_template(
             "<start_of_turn>model\n",
             {
                 "open_pattern": r"<start_function_call>call:(?P<name>[\w.-]+)",
-                "close_pattern": _then_ws(
-                    _esc("<end_function_call>"), _esc("<start_function_call>")
-                ),
+                "close_pattern": then_ws(esc("<end_function_call>"), esc("<start_function_call>")),
                 "repeats": True,
                 "content": "json",
                 "content_args": {
                     "unquoted_keys": True,
                     "string_delims": [["<escape>", "<escape>"]],
                 },
-                "transform": _BY_NAME,
+                "transform": BY_NAME,
             },
         ),
         ("<start_function_call>",),
@@ -534,11 +298,11 @@ EXPORTED: dict[str, Exported] = {
     "zaya_xml": _qwen_xml(_QWEN, "zyphra_tool_call"),
     # BerryLM's turns are ChatML's (vLLM's BerryLM parser keeps <|im_start|>/<|im_end|>)
     "berrylm": _qwen_xml(_QWEN),
-    "step3p5": _tagged_params(
+    "step3p5": tagged_params(
         "<|im_start|>assistant\n",
         r'<tool_call>\s*<function name="(?P<name>[^"\n]+)">',
         r"</function>\s*</tool_call>",
-        _esc("<tool_call>"),
+        esc("<tool_call>"),
         _NAMED_PARAM,
         markers=("<tool_call>",),
     ),
@@ -548,40 +312,40 @@ EXPORTED: dict[str, Exported] = {
     "ling3": _glm("<role>ASSISTANT</role>"),
     "hy_v3": _hy("<tool_sep" + _HY),
     "hy_v4": _hy("(?=<arg_key|</tool_call)"),
-    "minimax_m2": _tagged_params(
+    "minimax_m2": tagged_params(
         "]~b]ai\n",
         r'<invoke name="(?P<name>[^"\n]+)">',
         "</invoke>",
-        _esc("<invoke"),
+        esc("<invoke"),
         _NAMED_PARAM,
         section=(("<minimax:tool_call>",), "</minimax:tool_call>"),
         markers=("<minimax:tool_call>", "<invoke"),
     ),
-    "minimax_m3": _tagged_params(
+    "minimax_m3": tagged_params(
         "]~b]ai\n",
-        _esc(_MINIMAX_NS) + r'<invoke name="(?P<name>[^"\n]+)">',
-        _esc(_MINIMAX_NS) + "</invoke>",
-        _esc(_MINIMAX_NS + "<invoke"),
-        _esc(_MINIMAX_NS)
+        esc(_MINIMAX_NS) + r'<invoke name="(?P<name>[^"\n]+)">',
+        esc(_MINIMAX_NS) + "</invoke>",
+        esc(_MINIMAX_NS + "<invoke"),
+        esc(_MINIMAX_NS)
         + r"<(?P<key>[^>/\n]+)>\n?(?P<value>.*?)\n?"
-        + _esc(_MINIMAX_NS)
+        + esc(_MINIMAX_NS)
         + r"</(?P=key)>",
         section=((_MINIMAX_NS + "<tool_call>",), _MINIMAX_NS + "</tool_call>"),
         markers=(_MINIMAX_NS + "<tool_call>", _MINIMAX_NS + "<invoke"),
     ),
-    "minicpm5": _tagged_params(
+    "minicpm5": tagged_params(
         _QWEN,
         r'<function name="(?P<name>[^"\n]+)">',
         "</function>",
-        _esc("<function name="),
+        esc("<function name="),
         r'<param name="(?P<key>[^"\n]+)">\n?(?P<value>.*?)\n?</param>',
         markers=("<function name=",),
     ),
-    "step3": _tagged_params(
+    "step3": tagged_params(
         "<|BOT|>assistant\n",
         r'<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="(?P<name>[^"\n]+)">',
         r"</steptml:invoke><｜tool_call_end｜>",
-        _esc("<｜tool_call_begin｜>"),
+        esc("<｜tool_call_begin｜>"),
         r'<steptml:parameter name="(?P<key>[^"\n]+)">(?P<value>.*?)</steptml:parameter>',
         section=(("<｜tool_calls_begin｜>",), "<｜tool_calls_end｜>"),
         markers=("<｜tool_calls_begin｜>", "<｜tool_call_begin｜>"),
@@ -591,17 +355,17 @@ EXPORTED: dict[str, Exported] = {
     "deepseek_v41": _dsml("<｜DSML｜ ", "calls"),
     "gigachat35": _dsml("<｜GCML｜", "tool_calls", "assistant<|role_sep|>\n"),
     # (the anchor is dots.llm1's assistant turn, <|response|>)
-    "dots": _tagged_params(
+    "dots": tagged_params(
         "<|response|>",
         r'<invoke name="(?P<name>[^"\n]+)">',
         "</invoke>",
-        _esc("<invoke"),
+        esc("<invoke"),
         _NAMED_PARAM,
         section=(("<dots_function_call>",), "</dots_function_call>"),
         markers=("<dots_function_call>", "<invoke"),
     ),
     # (Nemotron Nano v2's assistant turn, and the Llama-Nemotron models' Llama 3 one)
-    "nemotron_toolcall": _json_list(
+    "nemotron_toolcall": json_list(
         ["<SPECIAL_11>Assistant\n", _LLAMA3],
         "<TOOLCALL>",
         "</TOOLCALL>",
@@ -610,14 +374,14 @@ EXPORTED: dict[str, Exported] = {
         "block that does not parse raises where streamcall keeps it as text.",
     ),
     "functionary_v3_1": Exported(
-        _template(
+        message_template(
             _LLAMA3,
             {
                 "open_pattern": r"<function=\s*" + _HEADER_NAME + r"\s*>\s*(?=\{)",
-                "close_pattern": _then_ws(r"\s*</function>", _esc("<function=")),
+                "close_pattern": then_ws(r"\s*</function>", esc("<function=")),
                 "repeats": True,
                 "content": "json",
-                "transform": _BY_NAME,
+                "transform": BY_NAME,
             },
         ),
         ("<function=",),
@@ -628,16 +392,16 @@ EXPORTED: dict[str, Exported] = {
     ),
     # (the generation prompt ends with the first segment's ">>>")
     "functionary_v3_2": Exported(
-        _template(
+        message_template(
             _LLAMA3 + ">>>",
             {
                 "open_pattern": r"(?:\A|>>>)(?![^\S\n]*all[^\S\n]*\n)[^\S\n]*"
                 + _HEADER_NAME_64
                 + r"[^\S\n]*\n\s*(?=\{)",
-                "close_pattern": _after_object(">>>"),
+                "close_pattern": after_object(">>>"),
                 "repeats": True,
                 "content": "json",
-                "transform": _BY_NAME,
+                "transform": BY_NAME,
             },
             {"close_pattern": r"(?:\A|>>>)[^\S\n]*all[^\S\n]*\n"},
         ),
@@ -655,7 +419,7 @@ EXPORTED: dict[str, Exported] = {
             "start_anchor": "<|message_model|>",
             "fields": {
                 "content": {
-                    **_CONTENT,
+                    **CONTENT_FIELD,
                     # (an empty thinking block first: alternatives are tried in order)
                     "close_pattern": _INKLING_HEADER
                     + rf"<\|content_thinking\|>(?={_INKLING_STARTS})"
@@ -667,7 +431,7 @@ EXPORTED: dict[str, Exported] = {
                     + _INKLING_ENDS,
                 },
                 "thinking": {
-                    **_CONTENT,
+                    **CONTENT_FIELD,
                     "open_pattern": _INKLING_HEADER
                     + rf"<\|content_thinking\|>(?!{_INKLING_STARTS})",
                     "close_pattern": f"{_INKLING_ENDS}|{_INKLING_VISIBLE}|(?={_INKLING_STARTS})",
@@ -676,7 +440,7 @@ EXPORTED: dict[str, Exported] = {
                     "open_pattern": _INKLING_HEADER + r"<\|content_invoke_tool_json\|>",
                     # its end marker (and the blanks after it, before a marker or the
                     # end), or (zero-width) the next block's marker
-                    "close_pattern": _then_ws(f"(?:{_INKLING_ENDS})", _INKLING_MARKER)
+                    "close_pattern": then_ws(f"(?:{_INKLING_ENDS})", _INKLING_MARKER)
                     + f"|(?={_INKLING_STARTS}|{_INKLING_VISIBLE})",
                     "repeats": True,
                     "content": "json",
@@ -691,11 +455,11 @@ EXPORTED: dict[str, Exported] = {
         _INKLING_LIMITS,
     ),
     # (PLaMo 3's chat template writes a turn as ROLE<|plamo:msg|>CONTENT<|plamo:tag|>)
-    "plamo3": _header_json(
+    "plamo3": header_json(
         "assistant<|plamo:msg|>",
         ((_PLAMO("begin_tool_requests"),), _PLAMO("end_tool_requests")),
-        rf"{_P_REQUEST}\s*{_esc(_PLAMO('begin_tool_name'))}\s*{_HEADER_NAME}\s*"
-        rf"{_esc(_PLAMO('end_tool_name'))}\s*{_esc(_PLAMO_ARGS)}",
+        rf"{_P_REQUEST}\s*{esc(_PLAMO('begin_tool_name'))}\s*{_HEADER_NAME}\s*"
+        rf"{esc(_PLAMO('end_tool_name'))}\s*{esc(_PLAMO_ARGS)}",
         # both closers are optional: after the object, the next call or the section's end
         # ends the call too
         rf"\s*(?:{_P_END_ARGS}\s*(?:{_P_END_REQUEST})?|{_P_END_REQUEST}"
@@ -704,7 +468,7 @@ EXPORTED: dict[str, Exported] = {
         next_call=_P_REQUEST,
     ),
     # (the model-written call id before <|tool_call:name|> is not read)
-    "solar_open": _header_json(
+    "solar_open": header_json(
         "<|begin|>assistant",
         (
             (
@@ -719,21 +483,21 @@ EXPORTED: dict[str, Exported] = {
         + r"\s*<\|tool_call:args\|>",
         r"<\|tool_call:end\|>",
         ("<|tool_calls|>", "<|tool_call:begin|>"),
-        next_call=_esc("<|tool_call:begin|>"),
+        next_call=esc("<|tool_call:begin|>"),
         note=" Python-literal arguments (`{'city': 'Seoul'}`), which streamcall reads as"
         " their JSON equivalent, raise.",
     ),
-    "llama4_pythonic": _calls_list(_LLAMA4, "<|python_start|>", "<|python_end|>"),
-    "lfm2": _calls_list(_QWEN, "<|tool_call_start|>", "<|tool_call_end|>"),
+    "llama4_pythonic": calls_list(_LLAMA4, "<|python_start|>", "<|python_end|>"),
+    "lfm2": calls_list(_QWEN, "<|tool_call_start|>", "<|tool_call_end|>"),
     "pythonic": Exported(
-        _template(
+        message_template(
             _LLAMA3,
             {
                 "open_pattern": r"\A[ \t\r\n]*(?=\[)",
                 "close_pattern": r"(?<=\)\])(?:\s*\Z)?",
                 "content": "python-call-list",
                 "transform_each": True,
-                "transform": _EACH,
+                "transform": EACH,
             },
         ),
         ("[",),
@@ -742,14 +506,14 @@ EXPORTED: dict[str, Exported] = {
         "applies.",
     ),
     "xlam": Exported(
-        _template(
+        message_template(
             "<|im_start|>assistant\n",
             {
                 "open_pattern": r"```json\s*|<tool_call>",
                 "close_pattern": r"\s*(?:```|</tool_call>)(?:\s*\Z)?",
                 "content": "json",
                 "transform_each": True,
-                "transform": _EACH,
+                "transform": EACH,
             },
         ),
         ("```json", "<tool_call>"),
@@ -757,14 +521,14 @@ EXPORTED: dict[str, Exported] = {
         "start of the output (which streamcall also reads) stays text.",
     ),
     "minimax": Exported(
-        _template(
+        message_template(
             "<beginning_of_sentence>ai name=assistant\n",
             {
                 "open_pattern": r"(?<=<tool_calls>\n)(?=\{)|(?<=\}\n)(?=\{)",
                 "close_pattern": r"(?<=\})\n(?=\{)|(?<=\})(?=\n?</tool_calls>)",
                 "repeats": True,
                 "content": "json",
-                "transform": _BY_CONTENT,
+                "transform": BY_CONTENT,
             },
             {"close_pattern": r"<tool_calls>\n|\n?</tool_calls>(?:\s*\Z)?"},
         ),

@@ -1,4 +1,4 @@
-"""Response templates (version 1): validation, and the compiled, frozen form.
+"""Response templates (version 1): validation, compilation and loading.
 
 A response template is the declarative description of a model's output that transformers
 (5.13 and later) reads from a checkpoint's ``tokenizer_config.json`` (its
@@ -21,8 +21,9 @@ A response template is the declarative description of a model's output that tran
 messages (each names the field), and compiles it into a :class:`ResponseTemplate`: every
 anchor is one :class:`Anchor` (a pattern with ``DOTALL``; a literal or a list of literals
 becomes the alternation of the escaped literals, longest first, and keeps the literals),
-and every field one :class:`Field`. Both are frozen; the one-shot parser and a streaming
-one read the same compiled template. What transformers leaves unchecked until a region
+and every field one :class:`Field`. Both are frozen (``compiled`` holds those types; they
+are re-exported here); the one-shot parser and a streaming one read the same compiled
+template. What transformers leaves unchecked until a region
 closes (``content_args``, ``tag_pattern``, a ``value_parser``'s name) is left unchecked
 here too, so that it fails at the same moment with the same exception type.
 
@@ -37,17 +38,12 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from dataclasses import field as _dataclass_field
 from pathlib import Path
 from typing import Any
 
 from streamcall.response_templates import _patterns
-from streamcall.response_templates.content import (
-    CONTENT_PARSERS,
-    STREAMABLE_PARSERS,
-    validate_transform_strings,
-)
+from streamcall.response_templates.compiled import Anchor, Field, ResponseTemplate
+from streamcall.response_templates.content import CONTENT_PARSERS, validate_transform_strings
 
 __all__ = [
     "Anchor",
@@ -76,95 +72,6 @@ _FIELD_KEYS = frozenset(
         "transform_each",
     }
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Anchor:
-    r"""One delimiter: where a region opens or closes, or where the message starts.
-
-    ``pattern`` is what matches it (compiled with ``DOTALL``). For a literal anchor,
-    ``literals`` holds the strings (deduplicated, first-seen order) and ``pattern`` is
-    their alternation, longest first; ``can_extend`` says that one literal is a strict
-    prefix of another, so that a match of the shorter one at a buffer's edge may still
-    grow. A regex anchor has ``literals`` None.
-
-    ``ahead`` is set when the pattern is a lookahead that scans forward for something,
-    ``(?=[\s\S]*?X)`` (or ``.*?``, greedy or lazy, ``X`` without named groups): it matches,
-    zero-width, at every position at or before a match of ``X``. So the first match from a
-    position is there exactly when ``ahead`` (``X``) matches there or later, which one
-    forward search of ``X`` decides; the lookahead itself costs a scan to ``X`` (or to the
-    end) from every position it is tried at."""
-
-    pattern: re.Pattern[str]
-    literals: tuple[str, ...] | None = None
-    can_extend: bool = False
-    ahead: re.Pattern[str] | None = None
-
-    @property
-    def groups(self) -> frozenset[str]:
-        """The pattern's named groups (the captures a transform can use)."""
-        return frozenset(self.pattern.groupindex)
-
-    @property
-    def is_literal(self) -> bool:
-        return self.literals is not None
-
-
-@dataclass(frozen=True, slots=True)
-class Field:
-    """One field of the output message, and the region of text it is read from.
-
-    ``open`` None makes it the implicit field (text outside every other region);
-    ``close`` None lets the region run to the end of the text. ``content_args`` and
-    ``transform`` are private copies of the template's values, kept as given (they are
-    checked when a region closes, as transformers checks them)."""
-
-    name: str
-    open: Anchor | None
-    close: Anchor | None
-    content: str = "text"
-    content_args: Any = _dataclass_field(default_factory=dict)
-    repeats: bool = False
-    join: str | None = None
-    optional: bool = True
-    transform: Any = None
-    transform_each: bool = False
-
-    @property
-    def streamable(self) -> bool:
-        """Whether the body's text is the value (a streaming reader may show it as it
-        arrives), rather than something parsed once the region closes."""
-        return self.content in STREAMABLE_PARSERS
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class ResponseTemplate:
-    """A checked, compiled response template.
-
-    ``fields`` keeps the template's order; ``implicit`` is the field without an opener, if
-    any. ``default_values`` and ``source`` are private copies of the template's
-    ``defaults`` and of the whole dict; read them through :meth:`defaults` and
-    :meth:`as_dict`, which give fresh copies."""
-
-    fields: tuple[Field, ...]
-    start_anchor: Anchor
-    implicit: Field | None = None
-    default_values: Any = _dataclass_field(default_factory=dict)
-    source: Any = _dataclass_field(default_factory=dict)
-
-    def field(self, name: str) -> Field:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        raise KeyError(name)
-
-    def defaults(self) -> dict[str, Any]:
-        """A fresh copy of ``defaults``: the start of every result."""
-        return copy.deepcopy(dict(self.default_values))
-
-    def as_dict(self) -> dict[str, Any]:
-        """The template as a dict again (a fresh copy of what it was compiled from)."""
-        return copy.deepcopy(dict(self.source))
 
 
 def _kind(value: Any) -> str:

@@ -30,11 +30,12 @@ decided as early as the text allows and never differently in any chunking:
   and only the looked-for pattern is searched, from where its own search stopped.
 - **Fast reads** (``streamcall.text.fast``; with it off, every chunk takes the general
   look): where every watched anchor must start with one of a few characters
-  (``_lead_chars``) and none is in the rest of the text, all of it is the region's with no
-  search; where one literal is watched (a region's closer) and it is not there, the text up
-  to a cut one is the region's, read without the general look.
-- **Searches resume.** Each anchor remembers its last final match and the position before
-  which it cannot match; a search starts there, never at the start of the held text.
+  (``watch.lead_chars``) and none is in the rest of the text, all of it is the region's
+  with no search; where one literal is watched (a region's closer) and it is not there,
+  the text up to a cut one is the region's, read without the general look.
+- **Searches resume.** Each anchor (a ``watch.Watch``) remembers its last final match and
+  the position before which it cannot match; a search starts there, never at the start of
+  the held text.
   Lookbehind sees up to ``LOOKBEHIND`` characters before the reader's position.
 
 Events: the text of the ``content`` field is ``Text``, of ``thinking`` (or
@@ -62,7 +63,6 @@ region as it was read; ``defaults`` are not events.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -78,15 +78,34 @@ from streamcall.events import (
     ToolCallStart,
 )
 from streamcall.response_templates import _patterns
+from streamcall.response_templates.field_events import (
+    CALL_FIELDS,
+    CONTENT_FIELDS,
+    REASONING_FIELDS,
+    calls_of,
+    stream_kind,
+    streamed_call_name,
+    strips,
+)
 from streamcall.response_templates.oneshot import (
     MatchKey,
     Message,
     prefix_remainder,
     watched,
 )
-from streamcall.response_templates.spec import Anchor, Field, ResponseTemplate, compile_template
-from streamcall.response_templates.tooltypes import schema_types, tool_parameters
-from streamcall.text import ArgsStreamer, PartialMarkers, fast, not_text
+from streamcall.response_templates.spec import Field, ResponseTemplate, compile_template
+from streamcall.response_templates.tooltypes import tool_parameters
+from streamcall.response_templates.watch import (
+    LOOKBEHIND,
+    Match,
+    Watch,
+    context_chars,
+    lead_chars,
+    look,
+    partial_search,
+    regex_module,
+)
+from streamcall.text import ArgsStreamer, fast, not_text
 
 __all__ = [
     "CALL_FIELDS",
@@ -97,149 +116,6 @@ __all__ = [
     "calls_of",
     "response_parser",
 ]
-
-CONTENT_FIELDS = frozenset({"content"})
-REASONING_FIELDS = frozenset({"thinking", "reasoning_content", "reasoning"})
-CALL_FIELDS = frozenset({"tool_calls"})
-
-#: how many characters before the reader's position a pattern's lookbehind can see
-LOOKBEHIND = 256
-
-_INF = 1 << 62
-_LOOKBEHIND_HINT = re.compile(r"\(\?<[=!]|\\[bBA]|\^|\\G")
-
-
-def _context(template: ResponseTemplate) -> int:
-    """How much text before the reader's position the patterns may look at."""
-    need = 0
-    for f in template.fields:
-        for anchor in (f.open, f.close):
-            if anchor is None or anchor.is_literal:
-                continue
-            sources = [anchor.pattern.pattern]
-            if anchor.ahead is not None:
-                sources.append(anchor.ahead.pattern)
-            for source in sources:
-                for m in _LOOKBEHIND_HINT.finditer(source):
-                    need = max(need, LOOKBEHIND if m.group().startswith("(?<") else 1)
-    return need
-
-
-_META = frozenset("\\.^$*+?{}[]|()")
-_ZERO_OK = frozenset("?*{")
-# an unescaped ``|`` (also one in a class, which is only cautious), or inline flags
-_ALTERNATION_OR_FLAGS = re.compile(r"(?<!\\)(?:\\\\)*\||\(\?[aiLmsuxV0-9-]")
-
-
-def _lead_chars(anchor: Anchor) -> str | None:
-    """The characters every match of ``anchor`` starts with, when that is plain to see: the
-    literals' first characters, or a pattern that starts with one literal character (plain,
-    or escaped punctuation) not made optional, with no ``|`` and no inline flags anywhere.
-    None otherwise."""
-    if anchor.literals is not None:
-        return "".join(sorted({s[0] for s in anchor.literals}))
-    if anchor.ahead is not None:
-        return None
-    source = anchor.pattern.pattern
-    if not source or _ALTERNATION_OR_FLAGS.search(source) is not None:
-        return None
-    if source[0] == "\\":
-        if len(source) < 2 or source[1].isalnum() or source[1].isspace():
-            return None
-        first, rest = source[1], source[2:]
-    elif source[0] in _META or source[0].isspace():
-        return None
-    else:
-        first, rest = source[0], source[1:]
-    if rest[:1] in _ZERO_OK:
-        return None
-    return first
-
-
-def _regex_module() -> Any:
-    if importlib.util.find_spec("regex") is None:
-        return None
-    import regex
-
-    return regex
-
-
-class _Match:
-    """A final match in stream coordinates."""
-
-    __slots__ = ("end", "groups", "start", "text")
-
-    def __init__(self, start: int, end: int, text: str, groups: dict[str, str]) -> None:
-        self.start = start
-        self.end = end
-        self.text = text
-        self.groups = groups
-
-
-def _partial_search(
-    pattern: re.Pattern[str],
-    failing: re.Pattern[str],
-    buf: str,
-    pos: int,
-    final: bool,
-) -> tuple[re.Match[str] | None, int]:
-    """``(final match or None, undecided from)`` of a pattern in ``buf`` from ``pos``
-    (positions in ``buf``; ``len(buf) + 1`` for "nowhere")."""
-    m = pattern.search(buf, pos)
-    n = len(buf)
-    if final:
-        return m, n + 1
-    f = failing.search(buf, pos, partial=True)  # type: ignore[call-overload]
-    undecided = f.start() if f is not None else n + 1
-    if m is not None:
-        if m.end() >= n - 1:
-            undecided = min(undecided, m.start())
-        if m.start() >= undecided:
-            m = None
-    return m, undecided
-
-
-class _Watch:
-    """One anchor's search state, in stream coordinates."""
-
-    __slots__ = (
-        "ahead_failing",
-        "anchor",
-        "failing",
-        "field",
-        "kind",
-        "match",
-        "partial",
-        "resume",
-        "reusable",
-        "x_at",
-        "x_from",
-    )
-
-    def __init__(self, kind: str, field: Field, anchor: Anchor, regex: Any) -> None:
-        self.kind = kind
-        self.field = field
-        self.anchor = anchor
-        self.match: _Match | None = None  # the last final match
-        self.resume = 0  # no match starts before this (from where it was searched)
-        self.reusable = not _patterns.uses_search_start(anchor.pattern)
-        self.partial: PartialMarkers | None = None
-        self.failing: Any = None
-        self.ahead_failing: Any = None
-        self.x_at = -1  # where the looked-for pattern of a scan-ahead anchor was found
-        self.x_from = 0  # before this, it is not found
-        if anchor.literals is not None:
-            self.partial = PartialMarkers(anchor.literals, whole=anchor.can_extend)
-        elif anchor.ahead is not None:
-            self.ahead_failing = _failing(regex, anchor.ahead)
-        else:
-            self.failing = _failing(regex, anchor.pattern)
-
-
-def _failing(regex: Any, pattern: re.Pattern[str]) -> Any:
-    """``pattern`` with every match forced to fail (``(*F)``), compiled by ``regex``: run
-    with ``partial=True``, its first partial match is where a match could still start."""
-    return regex.compile(f"(?:{pattern.pattern})(*F)", regex.DOTALL)
 
 
 class ResponseStream:
@@ -261,7 +137,7 @@ class ResponseStream:
         # Only the thinking fields are read out: everything else is released as written
         # (anchors included), for a tool parser after it (``reasoning_parser("hf")``).
         self._reasoning_only = reasoning_only
-        regex = _regex_module()
+        regex = regex_module()
         patterns = [
             (f.name, key)
             for f in compiled.fields
@@ -279,14 +155,14 @@ class ResponseStream:
         self._error: Exception | None = None
         self._id_prefix = id_prefix
         self._calls = 0
-        self._context = _context(compiled)
-        self._watch_lists: dict[str | None, list[_Watch]] = {}
+        self._context = context_chars(compiled)
+        self._watch_lists: dict[str | None, list[Watch]] = {}
         self._leads: dict[str | None, re.Pattern[str] | None] = {}
-        self._watches: dict[tuple[str, str], _Watch] = {}
+        self._watches: dict[tuple[str, str], Watch] = {}
         for f in compiled.fields:
             for kind, anchor in (("open", f.open), ("close", f.close)):
                 if anchor is not None:
-                    self._watches[(kind, f.name)] = _Watch(kind, f, anchor, regex)
+                    self._watches[(kind, f.name)] = Watch(kind, f, anchor, regex)
         # the text: buf[0] is at stream offset base; the reader is at pos
         self._buf = ""
         self._base = 0
@@ -295,7 +171,7 @@ class ResponseStream:
         self._dead = False  # the zero-width stop: nothing after it is read
         # chunks held while a scan-ahead opener decides (its search window apart)
         self._more: list[str] | None = None
-        self._waiting: _Watch | None = None
+        self._waiting: Watch | None = None
         self._xwin = ""
         self._xbase = 0
         # the current region
@@ -380,7 +256,7 @@ class ResponseStream:
     def _read(self, out: list[Event], final: bool) -> None:
         buf, base = self._buf, self._base
         n = len(buf)
-        waiting: _Watch | None = None
+        waiting: Watch | None = None
         while not self._dead:
             pos = self._pos
             waiting = None
@@ -419,13 +295,13 @@ class ResponseStream:
                             self._add(out, buf[pos - base : u], pos)
                             self._pos = base + u
                         break
-            best: _Watch | None = None
-            best_match: _Match | None = None
+            best: Watch | None = None
+            best_match: Match | None = None
             best_key: MatchKey | None = None
             undecided = base + n + 1
             for w in watches:
                 kind, field = w.kind, w.field
-                m, u = self._look(w, buf, base, pos, final)
+                m, u = look(w, buf, base, pos, final)
                 undecided = min(undecided, u)
                 if u == pos and w.anchor.ahead is not None:
                     waiting = w
@@ -454,13 +330,13 @@ class ResponseStream:
         if waiting is not None:
             self._start_waiting(waiting)
 
-    def _watching(self, current: Field | None) -> list[_Watch]:
+    def _watching(self, current: Field | None) -> list[Watch]:
         """The watches of what can end the current region (``oneshot.watched``), kept per
         region, with the class of characters one of them must start with (``_leads``)."""
         watches = [self._watches[(k, f.name)] for k, f in watched(self.template, current)]
         key = None if current is None else current.name
         self._watch_lists[key] = watches
-        leads = [_lead_chars(w.anchor) for w in watches]
+        leads = [lead_chars(w.anchor) for w in watches]
         lead_re = None
         if watches and all(lead is not None for lead in leads):
             chars = sorted({c for lead in leads if lead for c in lead})
@@ -468,54 +344,7 @@ class ResponseStream:
         self._leads[key] = lead_re
         return watches
 
-    def _look(
-        self, w: _Watch, buf: str, base: int, pos: int, final: bool
-    ) -> tuple[_Match | None, int]:
-        """``(final match or None, undecided from)`` of one anchor from ``pos``."""
-        n = len(buf)
-        nowhere = base + n + 1
-        anchor = w.anchor
-        if anchor.ahead is not None:
-            if w.x_at >= pos:
-                return _Match(pos, pos, "", {}), nowhere
-            start = max(pos, w.x_from)
-            m, u = _partial_search(anchor.ahead, w.ahead_failing, buf, start - base, final)
-            if m is not None:
-                w.x_at = base + m.start()
-                return _Match(pos, pos, "", {}), nowhere
-            w.x_from = max(start, base + u) if u <= n else base + n
-            return None, (nowhere if final else pos)
-        m_old = w.match
-        if w.reusable and m_old is not None and m_old.start >= pos:
-            return m_old, nowhere
-        start = max(pos, w.resume) if w.reusable else pos
-        local = start - base
-        if w.partial is not None:
-            m = anchor.pattern.search(buf, local)
-            u = n + 1
-            if not final:
-                u = w.partial.start(buf, local)
-                if u == n:
-                    u = n + 1
-                if m is not None and m.start() >= u:
-                    m = None
-        else:
-            m, u = _partial_search(anchor.pattern, w.failing, buf, local, final)
-        if m is None:
-            w.match = None
-            w.resume = base + min(u, n)
-            return None, (base + u if u <= n else nowhere)
-        found = _Match(
-            base + m.start(),
-            base + m.end(),
-            m.group(),
-            {k: v for k, v in m.groupdict().items() if v is not None},
-        )
-        w.match = found
-        w.resume = found.start
-        return found, (base + u if u <= n else nowhere)
-
-    def _take(self, out: list[Event], w: _Watch, m: _Match) -> None:
+    def _take(self, out: list[Event], w: Watch, m: Match) -> None:
         """Act on the winning match (the one-shot reader's rules)."""
         if self._reasoning_only and m.text and w.field.name not in REASONING_FIELDS:
             out.append(Text(m.text))
@@ -563,10 +392,10 @@ class ResponseStream:
         if self._args is not None:
             self._stream_args(out, piece)
             return
-        kind = _stream_kind(field)
+        kind = stream_kind(field)
         if kind is None:
             return
-        if _strips(field):
+        if strips(field):
             if not self._started:
                 piece = piece.lstrip()
                 if not piece:
@@ -585,7 +414,7 @@ class ResponseStream:
 
     def _separator(self, out: list[Event], field: Field) -> None:
         """A join field's separator, before the text of every region after the first."""
-        kind = _stream_kind(field)
+        kind = stream_kind(field)
         if field.join and kind is not None and self._message.output.get(field.name) is not None:
             out.append(kind(field.join))
 
@@ -593,7 +422,7 @@ class ResponseStream:
         field = self._current
         if field is not None and self._opened:
             body = "".join(self._parts)
-            if not self._parts and _stream_kind(field) is not None and field.join:
+            if not self._parts and stream_kind(field) is not None and field.join:
                 self._separator(out, field)
             try:
                 value = self._message.close(field, body, self._captures)
@@ -623,7 +452,7 @@ class ResponseStream:
                 out.append(ToolCallArgs(index, arguments))
                 out.append(ToolCallEnd(index, arguments))
             return
-        kind = _stream_kind(field)
+        kind = stream_kind(field)
         named = field.name in CONTENT_FIELDS or field.name in REASONING_FIELDS
         if kind is None and named and isinstance(value, str) and value:
             out.append((Text if field.name in CONTENT_FIELDS else Reasoning)(value))
@@ -654,7 +483,7 @@ class ResponseStream:
                 return
             self._args = None
         if field.name in CALL_FIELDS or (
-            field.name in CONTENT_FIELDS and _stream_kind(field) is None
+            field.name in CONTENT_FIELDS and stream_kind(field) is None
         ):
             text = self._open_text + body + close_text
             if text:
@@ -686,7 +515,7 @@ class ResponseStream:
     def _maybe_stream_call(self, out: list[Event], field: Field) -> None:
         if self._reasoning_only:
             return
-        name = _streamed_call_name(field, self._captures, self._tools)
+        name = streamed_call_name(field, self._captures, self._tools)
         if name is None:
             return
         # the call starts at the body's '{' (a body that is not an object is no call)
@@ -757,7 +586,7 @@ class ResponseStream:
 
     # -- waiting on a scan-ahead opener ------------------------------------------------------
 
-    def _start_waiting(self, w: _Watch) -> None:
+    def _start_waiting(self, w: Watch) -> None:
         """The reader is held at a scan-ahead opener: later chunks go to a list, and only
         what it looks for is searched, in a window of its own."""
         self._waiting = w
@@ -775,7 +604,7 @@ class ResponseStream:
         more.append(text)
         win = self._xwin + text
         start = max(w.x_from, self._pos)
-        m, u = _partial_search(w.anchor.ahead, w.ahead_failing, win, start - self._xbase, False)
+        m, u = partial_search(w.anchor.ahead, w.ahead_failing, win, start - self._xbase, False)
         if m is not None:
             w.x_at = self._xbase + m.start()
             self._join()
@@ -794,78 +623,6 @@ class ResponseStream:
         self._more = None
         self._waiting = None
         self._xwin = ""
-
-
-def _stream_kind(field: Field) -> type[Text] | type[Reasoning] | None:
-    """The event a field's text is streamed as, if it is streamed as it arrives."""
-    if field.content != "text" or field.transform is not None:
-        return None
-    if not isinstance(field.content_args, dict):
-        return None
-    if field.name in CONTENT_FIELDS:
-        return Text
-    if field.name in REASONING_FIELDS:
-        return Reasoning
-    return None
-
-
-def _strips(field: Field) -> bool:
-    return bool(field.content_args.get("strip", True))
-
-
-def _streamed_call_name(field: Field, captures: Mapping[str, str], tools: list[Any]) -> str | None:
-    """The call's name when its arguments can stream from the opener on: a ``tool_calls``
-    field whose body is the arguments (``json`` without dialect knobs, the transform
-    ``{..., "function": {"name": "{NAME}", "arguments": "{content}"}}`` with ``NAME`` a
-    capture of the opener) and no tool that would type them differently."""
-    if field.name not in CALL_FIELDS or field.content != "json" or field.transform_each:
-        return None
-    args = field.content_args
-    if not isinstance(args, dict) or args.get("string_delims") or args.get("unquoted_keys"):
-        return None
-    if args.get("allow_non_json"):
-        return None
-    transform = field.transform
-    fn = transform.get("function") if isinstance(transform, dict) else None
-    if not isinstance(fn, dict) or fn.get("arguments") != "{content}":
-        return None
-    name_ref = fn.get("name")
-    if not isinstance(name_ref, str):
-        return None
-    m = re.fullmatch(r"\{(\w+)\}", name_ref)
-    if m is None or m.group(1) not in captures:
-        return None
-    name = captures[m.group(1)]
-    if _typed_tool(name, tools):
-        return None
-    return name
-
-
-def _typed_tool(name: str, tools: list[Any]) -> bool:
-    """Whether the request's tools could type a string argument of ``name`` as something
-    else (a parameter with a type other than ``string``): then the arguments come whole, as
-    ``parse_response`` types them, instead of streaming as written."""
-    properties = tool_parameters(tools).get(name) or {}
-    return any(
-        any(kind != "string" for kind in schema_types(schema)) for schema in properties.values()
-    )
-
-
-def calls_of(value: Any) -> Iterable[tuple[str, str]]:
-    """``(name, arguments JSON)`` of every call in a ``tool_calls`` region's value."""
-    items = value if isinstance(value, list) else [value]
-    for item in items:
-        if isinstance(item, list):
-            yield from calls_of(item)
-            continue
-        fn = item.get("function") if isinstance(item, dict) else None
-        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
-            continue
-        arguments = fn.get("arguments")
-        if isinstance(arguments, dict):
-            yield fn["name"], json.dumps(arguments, ensure_ascii=False)
-        elif arguments is None:
-            yield fn["name"], "{}"
 
 
 def response_parser(
