@@ -1,6 +1,6 @@
 """The formats package's layout: the engines in ``formats/engines``, each at most 750
 lines; beside them, format declarations (each with ``FORMATS``) and the four modules the
-formats share: the registry, sniffing (``auto``), schema typing and the ``hf`` wrapper."""
+formats share: the registry and its classes, sniffing (``auto``), schema typing and the ``hf`` wrapper."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import streamcall
 
 FORMATS_DIR = Path(streamcall.__file__).parent / "formats"
-SHARED = {"__init__", "registry", "auto", "schema", "hf"}
+SHARED = {"__init__", "registry", "classes", "auto", "schema", "hf"}
 
 
 def _top_level_names(path: Path) -> set[str]:

@@ -81,8 +81,8 @@ from collections.abc import Callable
 from typing import ClassVar, Literal
 
 from streamcall.events import Event, Text
+from streamcall.formats.classes import lookup
 from streamcall.formats.engines.base import ToolParser, Tools
-from streamcall.formats.registry import parser_class
 from streamcall.framing.harmony import FRAMES as HARMONY_FRAMES
 from streamcall.text import MarkerFinder
 
@@ -357,7 +357,7 @@ class AutoParser(ToolParser):
         if name == TEXT:
             out.append(Text(marker))
             return resume, False
-        parser = parser_class(name)(self.tools, id_prefix=self.id_prefix)
+        parser = lookup(name)(self.tools, id_prefix=self.id_prefix)
         self.chosen = name
         self._parser = parser
         # from here on every chunk is the chosen parser's: its own feed answers, bound here

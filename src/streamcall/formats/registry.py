@@ -15,14 +15,12 @@ wins over the base family it was fine-tuned from (``Qwen-xLAM-1.5B-fc`` is ``xla
 
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
 from dataclasses import dataclass, field
 from typing import Any
 
-import streamcall.formats as _pkg
 from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
+from streamcall.formats.classes import format_classes, lookup
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.routing import route
 
@@ -167,19 +165,9 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("phi-4-mini", "phi4_mini_json"),
 )
 
-_REGISTRY: dict[str, type[ToolParser]] = {}
-
 
 def _load() -> dict[str, type[ToolParser]]:
-    if not _REGISTRY:
-        for info in pkgutil.iter_modules(_pkg.__path__):
-            if info.ispkg or info.name.startswith("_") or info.name == "registry":
-                continue
-            module = importlib.import_module(f"{_pkg.__name__}.{info.name}")
-            for cls in getattr(module, "FORMATS", ()):
-                for name in cls.names:
-                    _REGISTRY[name] = cls
-    return _REGISTRY
+    return format_classes()
 
 
 def formats() -> list[str]:
@@ -188,16 +176,11 @@ def formats() -> list[str]:
 
 
 def parser_class(name: str) -> type[ToolParser]:
-    registry = _load()
-    try:
-        return registry[name]
-    except KeyError:
-        if name == "auto":  # not a format: it picks one from the text (formats/auto.py)
-            from streamcall.formats.auto import AutoParser
+    if name == "auto":  # not a format: it picks one from the text (formats/auto.py)
+        from streamcall.formats.auto import AutoParser
 
-            return AutoParser
-        known = ", ".join(sorted(registry))
-        raise ValueError(f"unknown tool-call format {name!r}; known formats: {known}") from None
+        return AutoParser
+    return lookup(name)
 
 
 def format_for_model(model_id: str) -> str | None:

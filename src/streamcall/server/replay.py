@@ -130,38 +130,7 @@ def replay_app(delay: float = 0.02) -> Starlette:
         found = await _example(request)
         if isinstance(found, Response):
             return found
-        body, example = found
-        created = int(time.time())
-        completion_id = f"cmpl-replay-{created}"
-        raw = example.read_bytes()
-        if example.is_sse:
-            whole = _aggregate_sse(_sse_events(raw), completion_id, created, example.model)
-            text = whole["choices"][0]["message"]["content"] or ""
-        else:
-            text = raw.decode("utf-8")
-        pieces = token_pieces(text, seed=len(text))
-        usage = {"prompt_tokens": 64, "completion_tokens": len(pieces)}
-        usage["total_tokens"] = 64 + len(pieces)
-        if body.get("stream"):
-            options = body.get("stream_options")
-            include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
-            return StreamingResponse(
-                _stream_completion(
-                    pieces, completion_id, created, example.model, usage, include_usage, delay
-                ),
-                media_type="text/event-stream",
-            )
-        choice = {"index": 0, "text": text, "finish_reason": "stop", "logprobs": None}
-        return JSONResponse(
-            {
-                "id": completion_id,
-                "object": "text_completion",
-                "created": created,
-                "model": example.model,
-                "choices": [choice],
-                "usage": usage,
-            }
-        )
+        return _completion(*found, delay)
 
     return Starlette(
         routes=[
@@ -169,6 +138,41 @@ def replay_app(delay: float = 0.02) -> Starlette:
             Route("/v1/chat/completions", chat, methods=["POST"]),
             Route("/v1/completions", completions, methods=["POST"]),
         ]
+    )
+
+
+def _completion(body: dict[str, Any], example: bundled.Example, delay: float) -> Response:
+    """The example's text as a text completion, streamed or whole."""
+    created = int(time.time())
+    completion_id = f"cmpl-replay-{created}"
+    raw = example.read_bytes()
+    if example.is_sse:
+        whole = _aggregate_sse(_sse_events(raw), completion_id, created, example.model)
+        text = whole["choices"][0]["message"]["content"] or ""
+    else:
+        text = raw.decode("utf-8")
+    pieces = token_pieces(text, seed=len(text))
+    usage = {"prompt_tokens": 64, "completion_tokens": len(pieces)}
+    usage["total_tokens"] = 64 + len(pieces)
+    if body.get("stream"):
+        options = body.get("stream_options")
+        include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+        return StreamingResponse(
+            _stream_completion(
+                pieces, completion_id, created, example.model, usage, include_usage, delay
+            ),
+            media_type="text/event-stream",
+        )
+    choice = {"index": 0, "text": text, "finish_reason": "stop", "logprobs": None}
+    return JSONResponse(
+        {
+            "id": completion_id,
+            "object": "text_completion",
+            "created": created,
+            "model": example.model,
+            "choices": [choice],
+            "usage": usage,
+        }
     )
 
 
