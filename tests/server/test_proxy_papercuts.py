@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import openai
@@ -184,3 +185,22 @@ def test_the_rendered_prompt_gives_the_parser_its_start() -> None:
     closed = parser_for(config, body, "call_", None)  # the request's switch: thinking off
     events = closed.feed(sse) + closed.finish()
     assert "".join(e.text for e in events if isinstance(e, Text)) == "hm</think>Hi!"
+
+
+def test_with_a_checkpoint_the_template_gives_the_start_in_every_mode(tmp_path: Path) -> None:
+    """Outside render mode the proxy sends the chat request, but with ``--model-dir`` it
+    knows the checkpoint's template, so the parser starts where that template's
+    generation prompt leaves the model (rendered for that, not sent)."""
+    from test_proxy_model_dir import _dir
+
+    from streamcall.server.app import config_with_model_dir
+    from streamcall.server.upstream import Upstream
+
+    base = ServerConfig(upstream="http://127.0.0.1:9/v1")
+    config = config_with_model_dir(base, _dir(tmp_path / "glm", "GLM-4.6.jinja"))
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    path, sent, prompt = Upstream(config).request_for(body)
+    assert path == "chat/completions" and "prompt" not in sent
+    assert prompt is not None and prompt.endswith("<|assistant|>")
+    plain = Upstream(base).request_for(body)
+    assert plain[2] is None  # no checkpoint: nothing known of the prompt

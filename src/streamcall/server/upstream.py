@@ -20,7 +20,7 @@ import httpx
 from starlette.applications import Starlette
 from starlette.requests import Request
 
-from streamcall.prompt import TemplateError
+from streamcall.prompt import Prompter, TemplateError
 from streamcall.server.api import BadRequest
 from streamcall.server.config import UPSTREAM_TOOLS, ServerConfig, prompter_for
 from streamcall.server.errors import describe, public_url, scrubber
@@ -70,6 +70,14 @@ class Upstream:
         self.known_keys = [config.api_key, *config.client_keys, user.password, user.username]
         self.scrub = scrubber(self.known_keys)
         self.prompter = prompter_for(config) if config.upstream_tools == "render" else None
+        # outside render mode, a checkpoint's template still says where its generation
+        # prompt leaves the model (the parser's start state): rendered, not sent
+        self.template: Prompter | None = None
+        if config.model_dir and self.prompter is None:
+            try:
+                self.template = prompter_for(config)
+            except (TemplateError, ValueError):  # a checkpoint with no chat template
+                self.template = None
         self._client: httpx.AsyncClient | None = None
         self._warned = False  # strip's warning, once per process
 
@@ -137,7 +145,7 @@ class Upstream:
                     "--upstream-tools strip: the request's tools are not sent, so the model "
                     "is not told of them; --upstream-tools render writes them into the prompt"
                 )
-            return "chat/completions", upstream_body(body, mode), None
+            return "chat/completions", upstream_body(body, mode), self._template_prompt(body)
         no = refused(body)
         if no is not None:
             raise BadRequest(
@@ -150,6 +158,16 @@ class Upstream:
             raise BadRequest(str(exc), "messages") from None
         except (ValueError, TypeError) as exc:
             raise BadRequest(f"cannot render the prompt: {exc}", "messages") from None
+
+    def _template_prompt(self, body: dict[str, Any]) -> str | None:
+        """The prompt the checkpoint's template (``--model-dir``) writes for ``body``, for
+        the parser's start state only; None without one, or when it cannot render."""
+        if self.template is None:
+            return None
+        try:
+            return self.template.prompt(body).text
+        except (TemplateError, ValueError, TypeError):
+            return None
 
     @property
     def tokenize_url(self) -> str:
