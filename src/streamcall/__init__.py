@@ -88,6 +88,7 @@ from streamcall.agent_streams import MessagesStreamParser, ResponsesStreamParser
 
 # --- reading the checkpoint: which formats it writes ----------------------------------
 # isort: split
+from streamcall.build import compiled
 from streamcall.detect import Detected, detect
 from streamcall.prompt import ChatTemplate, TemplateError, load_chat_template, render_prompt
 
@@ -130,6 +131,7 @@ __all__ = [
     "UsageEvent",
     "ValueComplete",
     "call_view",
+    "compiled",
     "decode_chunk",
     "detect",
     "format_for_model",

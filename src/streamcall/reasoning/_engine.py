@@ -56,6 +56,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 
+from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Reasoning, Text
 from streamcall.text import FeedLoop, Step, cut_marker, partial_marker_len
 
@@ -128,6 +129,7 @@ class ReasoningSpec:
     vllm_differences: str = ""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ReasoningParser(FeedLoop):
     """Base class: sans-IO, ``feed`` text in, ``Reasoning`` and ``Text`` events out.
 
@@ -252,6 +254,7 @@ class _Finder:
         return m.start(), m.end(), self._marker(m)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MarkerReasoningParser(ReasoningParser):
     """A reasoning parser driven by a ``ReasoningSpec`` (see the module header)."""
 

@@ -73,7 +73,7 @@ CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
 HIGH_SURROGATE_TAIL = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 #: A raw control character (invalid inside a JSON string).
 CONTROL = re.compile(r"[\x00-\x1f]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 #: ``json_quote(text)``: the JSON string literal for ``text`` (non-ASCII kept as is).

@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
+from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text
 
 __all__ = ["FeedLoop", "Step", "StepFn", "not_text"]
@@ -67,6 +68,7 @@ def not_text(value: object) -> TypeError:
     return TypeError(f"feed() takes model text as str, not {type(value).__name__}{hint}")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FeedLoop:
     """Base class: ``feed`` text in, events out; ``finish`` ends the stream."""
 

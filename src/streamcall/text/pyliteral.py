@@ -114,7 +114,7 @@ _SIMPLE_ESCAPES = {
     "\r\n": "",
     "\r": "",
 }
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _unescape_one(m: re.Match[str]) -> str:

@@ -37,6 +37,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
+from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.text import FeedLoop, MarkerFinder, cut_marker
 
@@ -57,6 +58,7 @@ class CallArgs(Protocol):
     def text(self) -> str: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ToolParser(FeedLoop):
     """Base class: sans-IO, ``feed`` text in, events out."""
 

@@ -114,6 +114,7 @@ import re
 from enum import IntEnum
 from typing import ClassVar
 
+from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.text import (
@@ -152,6 +153,7 @@ TEXT, HEADER, OPEN, ARGS, AFTER, RAW, LITERAL, JUNK = map(int, Mode)
 _LITERAL_LOOK = 64
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeaderJsonParser(ToolParser):
     """Configurable parser for the header + JSON-arguments formats."""
 

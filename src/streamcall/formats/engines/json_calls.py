@@ -99,10 +99,9 @@ A format whose START may open a call written otherwise (Llama 3.1's built-in too
 ``<|python_tag|>brave_search.call(query="x")``) reads it in ``_other_body``, called at
 the first non-blank character of the block when it is not JSON.
 
-Another engine may embed this one for a block whose body is JSON calls (Qwen's
-``<tool_call>`` with a JSON body among XML ones): it opens the block (``_open_block``) and
-hands it the text (``read_embedded_block``) until the block ends, or the stream does
-(``end_embedded_block``).
+Another engine may embed this one for a block of JSON calls (Qwen's ``<tool_call>`` with a
+JSON body among XML ones): it opens the block (``_open_block``), hands it the text
+(``read_embedded_block``) until the block or the stream ends (``end_embedded_block``).
 """
 
 from __future__ import annotations
@@ -113,6 +112,7 @@ from _json import scanstring as _scanstring  # the C scanner: (text, end, strict
 from enum import IntEnum
 from typing import Any, ClassVar
 
+from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.text import (
@@ -172,6 +172,7 @@ TEXT, BODY, OPEN, KEY, COLON, VALUE, SKIP, ARGS, STRING_ARGS, AFTER = map(int, M
 _OTHER, _NAME, _ARGUMENTS, _ID = 0, 1, 2, 3
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class JsonCallsParser(ToolParser):
     """Configurable parser for the JSON-object tool-call formats."""
 
@@ -208,11 +209,10 @@ class JsonCallsParser(ToolParser):
         # A call whose object closed, waiting for what proves it ended (see the module
         # header): (index, arguments, cut, text after the object in string arguments).
         self._closed: tuple[int, str, bool, str] | None = None
-        # Arguments of a started call are read by the text layer's ARGS step (``ArgsStep``,
-        # calling back ``_args_ended``); arguments before the name, which must wait, by
-        # ``_read_object_args``. ARGS's entry is set as each object opens.
+        # A started call's arguments are read by the text layer's ARGS step (``ArgsStep``,
+        # calling back ``_args_ended``), arguments before the name by ``_read_object_args``.
         self._arg_step = ArgsStep(None, self._args_ended)
-        self._steps: list[StepFn] = [
+        self._table: list[StepFn] = [
             self._read_text,
             self._read_body,
             self._read_key,
@@ -224,6 +224,7 @@ class JsonCallsParser(ToolParser):
             self._read_string_args,
             self._read_after_member,
         ]
+        self._steps = self._table  # (one list: mypyc types ``_steps`` as a Sequence)
         self._reset_object()
 
     def _reset_object(self) -> None:
@@ -457,10 +458,10 @@ class JsonCallsParser(ToolParser):
                 if self._name is not None:
                     self._begin(out)
                     self._args = self._arg_step.open(self._index)
-                    self._steps[ARGS] = self._arg_step.step
+                    self._table[ARGS] = self._arg_step.step
                 else:
                     self._args = ArgsStreamer()
-                    self._steps[ARGS] = self._read_object_args
+                    self._table[ARGS] = self._read_object_args
                 self._mode = ARGS
                 return pos, False
             if c == '"':

@@ -64,6 +64,7 @@ import re
 from enum import IntEnum
 from typing import Any, ClassVar
 
+from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.engines.json_calls import JsonCallsParser
@@ -111,6 +112,7 @@ def py_call(name: str, args: dict[str, Any]) -> str:
     return f"{name}(" + ", ".join(f"{k}={py_literal(v)}" for k, v in args.items()) + ")"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PythonicCallsParser(ToolParser):
     """Configurable parser for the pythonic tool-call formats."""
 

@@ -67,6 +67,7 @@ import re
 from enum import IntEnum
 from typing import Any, ClassVar
 
+from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats.engines.base import ToolParser
 from streamcall.formats.engines.json_members import TypedJsonArgs
@@ -129,6 +130,7 @@ class Mode(IntEnum):
 IN_CALL = frozenset((PARAMS, KEY, VALUE, STRING_MODE, HELD_MODE, LITERAL, CDATA))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class XmlArgs(ToolParser):
     """The arguments of the call being read; ``XmlParamsParser`` is the engine."""
 

@@ -97,6 +97,7 @@ import json
 import re
 from typing import Any, ClassVar
 
+from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text
 from streamcall.formats.engines.base import Tools
 from streamcall.formats.engines.json_calls import JsonCallsParser
@@ -138,6 +139,7 @@ from streamcall.text import (
 __all__ = ["Mode", "XmlParamsParser"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class XmlParamsParser(XmlArgs):
     """Configurable parser for the XML-parameter tool-call formats."""
 
@@ -203,6 +205,7 @@ class XmlParamsParser(XmlArgs):
         super().__init__(tools, id_prefix=id_prefix)
         cls = type(self)
         self._delta: list[str] = []  # argument pieces of this chunk, not yet an event
+        self._table: list[StepFn] = []
         self._setup_markers()
         # With MARKER_SUFFIX, text is searched for BLOCK_OPEN without its ``>`` (the stem).
         self._stem = (
@@ -210,7 +213,7 @@ class XmlParamsParser(XmlArgs):
         )
         self._setup_text_finder()
         self._reset_reading()
-        self._steps: list[StepFn] = [
+        self._table = [
             self._read_text,
             self._read_region,
             self._read_suffix,
@@ -227,6 +230,7 @@ class XmlParamsParser(XmlArgs):
             self._read_json_args,
             self._read_after_args,
         ]
+        self._steps = self._table
 
     def _reset_reading(self) -> None:
         """The reading state of a fresh stream: ``__init__``'s, and again for an engine
@@ -313,10 +317,10 @@ class XmlParamsParser(XmlArgs):
             )
             self._value_group = members.value
             self._read_params = members.step
-        if self._steps:
+        if self._table:
             # Markers set again (``_use_suffix``), maybe inside ``feed``: the PARAMS step
             # is new, in the same table (a list, which the feed loop holds as it reads).
-            self._steps[PARAMS] = self._read_params
+            self._table[PARAMS] = self._read_params
 
     # -- the chunk's argument pieces ---------------------------------------------------------
 
