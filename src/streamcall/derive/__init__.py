@@ -22,6 +22,7 @@ once per checkpoint.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,17 +99,28 @@ class Derived:
         return parser_class(self.calls)(tools, id_prefix=id_prefix)
 
     def reasoning_parser(
-        self, *, thinking: bool | None = None, prompt_opened: bool | None = None
+        self,
+        *,
+        prompt_opened: bool | None = None,
+        request: Any = None,
+        thinking: bool | None = None,
+        prompt: str | None = None,
     ) -> ReasoningParser:
         """A fresh parser for the derived reasoning markers (``ValueError`` if none).
 
-        The output starts inside reasoning when ``prompt_opened`` says so, else when the
-        template's generation prompt opens it for the request's ``thinking`` switch."""
+        The output starts inside reasoning when ``prompt_opened`` says so; else when the
+        generation ``prompt`` ends with the start marker (not with the end marker); else
+        when the template's generation prompt opens it for the thinking switch
+        (``thinking``, or the request's ``chat_template_kwargs``)."""
         r = self.reasoning
         if r is None:
             raise ValueError("no derived reasoning markers")
-        opened = r.prompt_opened(thinking) if prompt_opened is None else prompt_opened
-        return MarkerReasoningParser(reasoning_spec(r.start, r.end, opened), prompt_opened=opened)
+        if prompt_opened is None and prompt:
+            prompt_opened = _opens(prompt, r.start, r.end)
+        if prompt_opened is None:
+            prompt_opened = r.prompt_opened(_thinking(request, thinking))
+        spec = reasoning_spec(r.start, r.end, prompt_opened)
+        return MarkerReasoningParser(spec, prompt_opened=prompt_opened)
 
     def describe(self) -> str:
         """The derived syntax in words, one line per part."""
@@ -140,6 +152,19 @@ class Derived:
                 f"{_said(r.opens_not_thinking)} with it off"
             )
         return "\n".join(lines)
+
+
+def _thinking(request: Any, thinking: bool | None) -> bool | None:
+    """The thinking switch: ``thinking``, else the request's ``chat_template_kwargs``
+    (``enable_thinking`` or ``thinking``, the names templates read)."""
+    if thinking is not None or not isinstance(request, Mapping):
+        return thinking
+    kwargs = request.get("chat_template_kwargs")
+    if isinstance(kwargs, Mapping):
+        for key in ("enable_thinking", "thinking"):
+            if isinstance(kwargs.get(key), bool):
+                return bool(kwargs[key])
+    return None
 
 
 def _said(value: bool | None) -> str:
