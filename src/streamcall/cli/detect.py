@@ -54,12 +54,12 @@ def run(args: argparse.Namespace) -> int:
         f"tool-call format:  {found.format or ('derived' if by_template else 'none found')}",
         f"reasoning format:  {found.reasoning or _derived_reasoning(found)}",
         f"response template: {'yes' if found.template is not None else 'no'}",
+        f"why: {found.why}",
         f"tool syntax:       {found.tool_syntax}",
     ]
     if derived is not None and (derived.calls is not None or derived.reasoning is not None):
         lines.append("derived from the rendered chat template:")
         lines.extend(f"  {line}" for line in derived.describe().splitlines())
-    lines.append(f"why: {found.why}")
     write("\n".join(lines) + "\n")
     return 0
 
