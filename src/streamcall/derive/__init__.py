@@ -186,7 +186,7 @@ def derive(template: Any) -> Derived:
     probes = Probes(template)
     try:
         reasoning, said = _read_reasoning(probes)
-        found = read_calls(probes)
+        found = read_calls(probes, (reasoning.start, reasoning.end) if reasoning else ())
     except Exception as exc:  # a template's surprise must not become the caller's
         return Derived(None, None, Refusal("unknown", f"the probes failed: {exc}"))
     if isinstance(found, Refusal):
@@ -217,7 +217,7 @@ def calls_mismatch(events: list[Event]) -> str | None:
     if names != list(NAMES):
         return f"the parser read the calls {names} back, not {list(NAMES)}"
     for e in ends:
-        if e.incomplete or not _same_args(json.loads(e.arguments)):
+        if e.incomplete or not probe_args_match(json.loads(e.arguments)):
             return f"the parser read the arguments {e.arguments} back, not {json.dumps(ARGS)}"
     text = "".join(e.text for e in events if isinstance(e, Text)).strip()
     if text:
@@ -225,7 +225,7 @@ def calls_mismatch(events: list[Event]) -> str | None:
     return None
 
 
-def _same_args(got: dict[str, Any]) -> bool:
+def probe_args_match(got: dict[str, Any]) -> bool:
     """The probe's arguments, each as given or as the template spelled it in Python
     (``None``, ``True``: a template that writes ``value|string`` loses the type, not the
     parser)."""

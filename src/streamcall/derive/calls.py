@@ -52,7 +52,7 @@ from streamcall.derive.probes import (
 __all__ = ["CallSyntax", "Refusal", "Sample", "read_calls"]
 
 _DECODER = json.JSONDecoder()
-_SPLIT = re.compile(r"\s+|(?<=>)(?=<)")
+_SPLIT = re.compile(r"(?<=>)\s*(?=<)|\s*\n\s*")
 _JSON_HEAD = re.compile(r'\{\s*"[^"\\]{1,64}"\s*:\s*"?\Z')
 
 
@@ -102,8 +102,10 @@ class Sample:
     text: str
 
 
-def read_calls(probes: Probes) -> tuple[CallSyntax, Sample] | Refusal:
-    """The call syntax of the template the probes render (module docstring)."""
+def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax, Sample] | Refusal:
+    """The call syntax of the template the probes render (module docstring). ``ignore``:
+    markers that are not the block's (the reasoning markers, an empty block of which a
+    template may write before the calls)."""
     two, one, plain = probes.calls(2), probes.calls(1), probes.content()
     if two is None or one is None:
         return Refusal("unknown", "the template fails to render an assistant turn with calls")
@@ -133,7 +135,8 @@ def read_calls(probes: Probes) -> tuple[CallSyntax, Sample] | Refusal:
         return Refusal("prose", "the template writes no arguments with the call")
     start, end = p1 - len(left), p2 + n + len(right)  # the block's calls, in ``two``
     prompt = probes.opening(None) or ""
-    open_, close, listed, open_at, close_at = _block(two, u2, start, end, plain, prompt)
+    ignore = ("<think>", "</think>", *ignore)
+    open_, close, listed, open_at, close_at = _block(two, u2, start, end, plain, prompt, ignore)
     sample = Sample(two[open_at:close_at])
     syntax = _layout(left, right, open_, close, separator.strip(), listed)
     if isinstance(syntax, Refusal):
@@ -160,7 +163,7 @@ def _cut_right(text: str) -> str:
 
 
 def _block(
-    two: str, u: int, start: int, end: int, plain: str | None, prompt: str
+    two: str, u: int, start: int, end: int, plain: str | None, prompt: str, ignore: tuple[str, ...]
 ) -> tuple[str, str, bool, int, int]:
     """The markers around the block of calls ``two[start:end]``: what the call turn writes
     before and after its calls where the content turn writes its content's edges. A
@@ -181,7 +184,7 @@ def _block(
     if listed:
         opening = opening[:-1].rstrip()
     open_ = marker_before(opening) if opening.strip() else ""
-    if open_ in ("<think>", "</think>") or (open_ and prompt.rstrip().endswith(open_)):
+    if open_ in ignore or (open_ and prompt.rstrip().endswith(open_)):
         open_ = ""
     open_at = start - (len(before) - len(before[: common + len(opening)].rstrip()))
     if open_:
@@ -285,7 +288,7 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
     name_end = pre_key[: len(pre_key) - len(popen)].strip()
     pclose = rest[: len(rest) - len(popen)].strip()
     popen = popen.strip()
-    if not (popen and mid.strip() and pclose) or any(c.isspace() for c in popen + pclose):
+    if not (popen and mid.strip() and pclose) or any(c.isspace() for c in pclose):
         return Refusal("beyond", "parameters without an opener, a separator and a closer")
     last = right.rfind(pclose)
     tail = right[last + len(pclose) :].split()
