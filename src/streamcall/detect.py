@@ -27,8 +27,20 @@ what evidence decided them. The order:
 
    Generic think tags (``<think>``) belong to many reasoning formats that differ in their
    defaults: the model id picks one when it routes to a think-tag format; else the family
-   the tool syntax names (``THINK_FAMILIES``); else None, said in ``why``.
-3. Else (no tool syntax in the template, or no template) the model id, through
+   the tool syntax names (``THINK_FAMILIES``); else the template is rendered
+   (``streamcall.derive``): one whose generation prompt opens ``<think>`` gets
+   ``deepseek_r1`` (the output starts inside reasoning), one whose prompt does not,
+   ``deepseek_v3`` (the model's own ``<think>`` opens it); else None, said in ``why``.
+   ``fingerprints=False`` switches both tables off (step 3 decides).
+3. Else (no fingerprint) the template is rendered with probe conversations and its syntax
+   read off the renderings (``streamcall.derive``): the markers around a call and a block,
+   the layout of name and arguments, the reasoning markers and whether the generation
+   prompt opens them. A syntax an engine reads is kept when the parser built from it reads
+   the template's own rendering back (``Detected.derived``; ``format`` stays None and
+   ``tool_syntax`` says ``derived``); otherwise the refusal says why: ``none`` when the
+   template renders no calls, ``refused`` for calls in prose or in a grammar beyond the
+   engines, ``unknown`` when it cannot tell (the template fails to render).
+4. Else (no tool syntax found in the template, or no template) the model id, through
    ``format_for_model`` and ``reasoning_format_for_model``. The model id is
    ``name_or_path`` in ``tokenizer_config.json``, else ``_name_or_path`` in
    ``config.json``, else the directory's name (a Hugging Face cache snapshot,
@@ -36,14 +48,15 @@ what evidence decided them. The order:
    or as text has no model id.
 
 What to parse with, once detected (``output_parser_for``, ``stream_parser_for``): the
-formats found, through ``output_parser``; with a response template, the ``hf`` format
+formats found, through ``output_parser``; where a stage has no format and the template's
+derived syntax has it, the parser derived from it; with a response template, the ``hf`` format
 built from it (``tool_parser("hf", template=...)``), which reads the whole response
 (content, thinking, calls), so no separate reasoning stage runs; and where no tool-call
 format was found, ``auto`` (the format sniffed from the text), unless the caller says
 otherwise. The command line (``--model-dir``), the proxy (``serve --model-dir``) and the
 vLLM plugin use them.
 
-Templates are read as text and never rendered. The escapes of Jinja string literals
+The fingerprints read templates as text. The escapes of Jinja string literals
 (``\\"``, ``\\'``, ``\\n``) are undone first, so that a marker written inside a quoted
 literal reads as the model would write it. Markers that templates build at render time
 are matched by their stems (``｜DSML｜`` with ``tool_calls>``; ``<tool_sep`` for Tencent HY,
