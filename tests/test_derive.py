@@ -482,3 +482,36 @@ def test_a_template_that_writes_think_gets_a_reasoning_format_without_a_model_id
     assert [c.name for c in calls][:1] == [NAMES[0]]  # type: ignore[union-attr]
     assert json.loads(calls[0].arguments)["zq_str"] == ARGS["zq_str"]  # type: ignore[union-attr]
     assert detect(ROOT / file).reasoning == "deepseek_v3"
+
+
+@pytest.mark.parametrize(
+    ("family", "request_body", "output", "reasoning", "text"),
+    [
+        ("XML parameters (Qwen3.5, qwen3_coder)", None, "hm\n</ponder>\n\nHello", "hm", "Hello"),
+        (
+            "XML parameters (Qwen3.5, qwen3_coder)",
+            {"chat_template_kwargs": {"enable_thinking": False}},
+            "Hello",
+            "",
+            "Hello",
+        ),
+        ("special tokens (DeepSeek-V3.1)", None, "Hello", "", "Hello"),
+        (
+            "special tokens (DeepSeek-V3.1)",
+            {"chat_template_kwargs": {"thinking": True}},
+            "hm</thought>Hello",
+            "hm",
+            "Hello",
+        ),
+    ],
+)
+def test_the_thinking_switch_decides_where_derived_reasoning_starts(
+    family: str, request_body: Any, output: str, reasoning: str, text: str
+) -> None:
+    found = _found(next(c for c in RENAMED if c.family == family))
+    parser = output_parser_for(found, request=request_body)
+    items = testing.check_chunkings(lambda: output_parser_for(found, request=request_body), output)
+    assert testing.coalesce(testing.run(parser, [output])) == items
+    said = "".join(v for k, v in items if k == "reasoning" and isinstance(v, str))
+    shown = "".join(v for k, v in items if k == "text" and isinstance(v, str))
+    assert (said.strip(), shown.strip()) == (reasoning, text)
