@@ -515,3 +515,46 @@ def test_the_thinking_switch_decides_where_derived_reasoning_starts(
     said = "".join(v for k, v in items if k == "reasoning" and isinstance(v, str))
     shown = "".join(v for k, v in items if k == "text" and isinstance(v, str))
     assert (said.strip(), shown.strip()) == (reasoning, text)
+
+
+# -- the derived syntax as a response template --------------------------------------------
+
+#: the renamed templates whose syntax a response template's shapes express
+EXPORTABLE = {
+    "JSON in tags (Hermes, Qwen3)",
+    "a JSON list after a token (Granite 3)",
+    "XML parameters (Qwen3.5, qwen3_coder)",
+    "XML parameters with attributes (MiniMax-M2)",
+    "key/value tags (GLM-4.6)",
+    "key/value tags, no newline after the name (GLM-4.7)",
+    "special tokens (DeepSeek-V3.1)",
+    "pythonic lists (LFM2.5)",
+    "XML parameters in suffixed tokens (Tencent HY3)",
+}
+
+
+@pytest.mark.parametrize("case", RENAMED, ids=_IDS)
+def test_a_derived_syntax_exports_as_a_response_template_where_the_shapes_allow(
+    case: Renamed,
+) -> None:
+    from streamcall.response_templates import parse_response
+
+    found = _found(case)
+    template = found.derived.response_template()
+    if case.family not in EXPORTABLE:
+        assert template is None
+        return
+    assert template is not None
+    turn = _turn(case, found)
+    prompt = Probes(ChatTemplate.from_string(case.text())).opening(False) or ""
+    opener = found.derived.reasoning.start if found.derived.reasoning else ""
+    if opener and prompt.rstrip().endswith(opener) and turn.startswith(opener):
+        turn = turn[len(opener) :]  # the prompt opened reasoning: the output starts inside
+    message = parse_response(turn, template, prefix=prompt, tools=TOOLS)
+    calls = message["tool_calls"]
+    assert [c["function"]["name"] for c in calls] == [NAMES[0]]
+    arguments = calls[0]["function"]["arguments"]
+    assert (arguments["zq_str"], arguments["zq_int"]) == ("zqstring", 4217)
+    if REASONING in turn:
+        assert message["thinking"].strip() == REASONING
+    assert not (message.get("content") or "").strip()

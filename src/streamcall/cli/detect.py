@@ -75,4 +75,5 @@ def _as_data(derived: Any) -> dict[str, Any]:
         "calls": None if derived.calls is None else dataclasses.asdict(derived.calls),
         "reasoning": None if derived.reasoning is None else dataclasses.asdict(derived.reasoning),
         "refusal": None if derived.refusal is None else dataclasses.asdict(derived.refusal),
+        "response_template": derived.response_template(),
     }

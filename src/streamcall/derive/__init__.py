@@ -32,6 +32,7 @@ from streamcall.derive.probes import (
     ARGS,
     NAMES,
     REASONING,
+    RESULT,
     TOOLS,
     USER,
     Probes,
@@ -90,6 +91,9 @@ class Derived:
     #: reasoning (markers included): what the derived parsers were checked on
     sample: str = field(default="", compare=False, repr=False)
     reasoning_sample: str = field(default="", compare=False, repr=False)
+    #: what the generation prompt writes to start the assistant's turn, after a user's turn
+    #: and after a tool's result alike (a response template's start anchor)
+    prompt_start: str = field(default="", compare=False, repr=False)
 
     def tool_parser(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> ToolParser:
         """A fresh parser for the derived call syntax (``ValueError`` if none)."""
@@ -121,6 +125,16 @@ class Derived:
             prompt_opened = r.prompt_opened(_thinking(request, thinking))
         spec = reasoning_spec(r.start, r.end, prompt_opened)
         return MarkerReasoningParser(spec, prompt_opened=prompt_opened)
+
+    def response_template(self) -> dict[str, Any] | None:
+        """The derived syntax as a Hugging Face response template, where the spec's shapes
+        express it (``derive.export``); None where they do not, or with no call syntax."""
+        from streamcall.derive.export import response_template
+
+        if self.calls is None:
+            return None
+        r = self.reasoning
+        return response_template(self.calls, self.prompt_start, (r.start, r.end) if r else None)
 
     def describe(self) -> str:
         """The derived syntax in words, one line per part."""
@@ -195,7 +209,27 @@ def derive(template: Any) -> Derived:
     why = _check_calls(syntax, sample.text)
     if why is not None:
         return Derived(None, reasoning, Refusal("beyond", why), sample.text, said)
-    return Derived(syntax, reasoning, None, sample.text, said)
+    start = _assistant_start(probes, reasoning)
+    return Derived(syntax, reasoning, None, sample.text, said, start)
+
+
+def _assistant_start(probes: Probes, reasoning: ReasoningSyntax | None) -> str:
+    """What the generation prompt writes after a user's turn and after a tool's result
+    alike (after a user's turn, where a template writes no header after a tool's result),
+    up to a reasoning block it pre-fills; '' when that holds no word."""
+    after_user, after_tool = probes.opening(None), probes.calls(1)
+    if not after_user or not after_tool:
+        return ""
+    a = after_user[after_user.rfind(USER) + len(USER) :]
+    b = after_tool[after_tool.rfind(RESULT) + len(RESULT) :]
+    for start in (a[len(a) - common_suffix(a, b) :], a):
+        for marker in (reasoning.start, reasoning.end) if reasoning is not None else ():
+            if marker in start:
+                start = start[: start.find(marker)].rstrip()
+        start = start.lstrip()
+        if any(c.isalnum() for c in start):
+            return start
+    return ""
 
 
 # -- the check: the parser reads the template's own rendering back ------------------------

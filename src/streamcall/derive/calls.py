@@ -83,6 +83,9 @@ class CallSyntax:
     args_suffix: str = ""
     #: ``gemma``: the token that quotes string values
     quote: str = ""
+    #: ``xml_params``: the block markers are written around each call (Qwen's
+    #: ``<tool_call>`` around ``<function=...>``), not once around the calls
+    each: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +310,7 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
         name_end=name_end,
         param=(popen, mid.strip(), pclose),
         value_newlines=newlines,
+        each=bool(wrapper[0]),
     )
 
 
