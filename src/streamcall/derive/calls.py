@@ -141,7 +141,8 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     ignore = ("<think>", "</think>", *ignore)
     open_, close, listed, open_at, close_at = _block(two, u2, start, end, plain, prompt, ignore)
     sample = Sample(two[open_at:close_at])
-    syntax = _layout(left, right, open_, close, separator.strip(), listed)
+    context = two[max(u2 + len(USER), start - 64) : start]  # what leads to the call
+    syntax = _layout(left, right, open_, close, separator.strip(), listed, context)
     if isinstance(syntax, Refusal):
         return syntax
     return syntax, sample
@@ -211,11 +212,18 @@ def _block(
 
 
 def _layout(
-    left: str, right: str, open_: str, close: str, separator: str, listed: bool
+    left: str,
+    right: str,
+    open_: str,
+    close: str,
+    separator: str,
+    listed: bool,
+    context: str = "",
 ) -> CallSyntax | Refusal:
     name = NAMES[0]
     text = left + name + right
-    marked = bool(open_ or close or _markup(left) or _markup(right.split("zq_str")[0]))
+    lead = context + left
+    marked = bool(open_ or close or _markup(lead) or _markup(right.split("zq_str")[0]))
     # -- json: the name inside a JSON object, beside the arguments ----------------------
     for i in _braces(left):
         try:
@@ -250,8 +258,10 @@ def _layout(
         if not (quote and start and shut) or open_ or close:
             return Refusal("beyond", "call:NAME{...} without its quote token or markers")
         return CallSyntax("gemma", ("", ""), (start, shut), separator, quote=quote)
-    if not (open_ or _markup(left)):
+    if not (open_ or _markup(lead)):
         return Refusal("prose", "the template writes calls as prose, with no marker before them")
+    if not (open_ or _markup(left)):
+        return Refusal("beyond", "what stands before a call's name is not one marker")
     # -- header_json: NAME, a separator, then the arguments as a JSON object --------------
     brace = right.find("{")
     if brace >= 0 and not re.search(r"zq_str", right[:brace]):
