@@ -21,6 +21,7 @@ syntax error) fails it alone: ``render`` returns None and the reader says what i
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -117,11 +118,13 @@ def marker_after(text: str) -> str:
     return m.group(1) if m else ""
 
 
-def _call(i: int, name: str) -> dict[str, Any]:
+def _call(i: int, name: str, encoded: bool = False) -> dict[str, Any]:
+    # ids of nine alphanumerics: Mistral's templates refuse any other
+    arguments: Any = json.dumps(ARGS) if encoded else dict(ARGS)
     return {
-        "id": f"zqcall{i:04d}",
+        "id": f"zqcall{i:03d}",
         "type": "function",
-        "function": {"name": name, "arguments": dict(ARGS)},
+        "function": {"name": name, "arguments": arguments},
     }
 
 
@@ -154,20 +157,30 @@ class Probes:
         return text
 
     def calls(self, n: int, *, reasoning: bool = False, thinking: bool = False) -> str | None:
+        """The call conversation: the arguments as an object, or, for a template that
+        takes only the JSON text OpenAI's API sends, as that text."""
+        for encoded in (False, True):
+            text = self._calls(n, reasoning, thinking, encoded)
+            if text is not None:
+                return text
+        return None
+
+    def _calls(self, n: int, reasoning: bool, thinking: bool, encoded: bool) -> str | None:
         turn: dict[str, Any] = {
             "role": "assistant",
             "content": "",
-            "tool_calls": [_call(i, NAMES[i]) for i in range(n)],
+            "tool_calls": [_call(i, NAMES[i], encoded) for i in range(n)],
         }
         if reasoning:
             turn["reasoning_content"] = REASONING
         messages = [
             {"role": "user", "content": USER},
             turn,
-            {"role": "tool", "tool_call_id": "zqcall0000", "content": RESULT},
+            {"role": "tool", "tool_call_id": "zqcall000", "content": RESULT},
         ]
         kwargs = _THINKING_ON if thinking else None
-        return self.render(messages, ("calls", n, reasoning, thinking), kwargs=kwargs)
+        key = ("calls", n, reasoning, thinking, encoded)
+        return self.render(messages, key, kwargs=kwargs)
 
     def content(self) -> str | None:
         messages = [
