@@ -1,6 +1,6 @@
 """Deriving a parser from a chat template no fingerprint knows (``streamcall.derive``).
 
-Each renamed template is a real template of the fixtures with its markers renamed
+Each renamed template (22, in every family the engines read) is a real template of the fixtures with its markers renamed
 consistently (``<tool_call>`` becomes ``<fn_call>``, ``<think>`` becomes ``<reason>``, ...),
 so that no fingerprint knows it while its grammar is one an engine reads. Each one is
 derived, then what the template itself renders for a call with reasoning, and for two
@@ -203,6 +203,135 @@ RENAMED = [
         ("<fn_calls:opensource>", "<fn_call:opensource>"),
         ("<muse:opensource>", "</muse:opensource>"),
     ),
+    Renamed(
+        "JSON in tags (Qwen2.5)",
+        "llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja",
+        (("<tool_call>", "<act>"), ("</tool_call>", "</act>")),
+        "json",
+        ("<act>", "</act>"),
+        None,
+    ),
+    Renamed(
+        "JSON in tags in a Granite 4 template",
+        "llama.cpp/ibm-granite-granite-4.0.jinja",
+        (("<tool_call>", "<do>"), ("</tool_call>", "</do>")),
+        "json",
+        ("<do>", "</do>"),
+        None,
+    ),
+    Renamed(
+        "JSON after two tokens (InternLM 2)",
+        "vllm/tool_chat_template_internlm2_tool.jinja",
+        (
+            ("<|action_start|>", "<|act_open|>"),
+            ("<|action_end|>", "<|act_close|>"),
+            ("<|plugin|>", "<|tool|>"),
+        ),
+        "json",
+        ("<|act_open|><|tool|>", "<|act_close|>"),
+        None,
+    ),
+    Renamed(
+        "a JSON list in a block (Nemotron Nano v2)",
+        "llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja",
+        (
+            ("<TOOLCALL>", "<CALLS>"),
+            ("</TOOLCALL>", "</CALLS>"),
+            ("<think>", "<ponder>"),
+            ("</think>", "</ponder>"),
+        ),
+        "json",
+        ("<CALLS>", "</CALLS>"),
+        ("<ponder>", "</ponder>"),
+    ),
+    Renamed(
+        "XML parameters (Qwen3-Coder)",
+        "vllm/tool_chat_template_qwen3coder.jinja",
+        (
+            ("<tool_call>", "<run>"),
+            ("</tool_call>", "</run>"),
+            ("<function=", "<fn="),
+            ("</function>", "</fn>"),
+            ("<parameter=", "<arg="),
+            ("</parameter>", "</arg>"),
+        ),
+        "xml_params",
+        ("<run>", "<fn=", "</fn>"),
+        None,
+    ),
+    Renamed(
+        "XML parameters with think tags (Nemotron 3)",
+        "llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
+        (
+            ("<tool_call>", "<run>"),
+            ("</tool_call>", "</run>"),
+            ("<function=", "<fn="),
+            ("</function>", "</fn>"),
+            ("<parameter=", "<arg="),
+            ("</parameter>", "</arg>"),
+            ("<think>", "<ponder>"),
+            ("</think>", "</ponder>"),
+        ),
+        "xml_params",
+        ("<run>", "<fn=", "</fn>"),
+        ("<ponder>", "</ponder>"),
+    ),
+    Renamed(
+        "XML parameters in namespaced tags (Seed-OSS)",
+        "llama.cpp/ByteDance-Seed-OSS.jinja",
+        (
+            ("seed:tool_call", "acme:call"),
+            ("seed:think", "acme:think"),
+            ("<function=", "<fn="),
+            ("</function>", "</fn>"),
+            ("<parameter=", "<p="),
+            ("</parameter>", "</p>"),
+        ),
+        "xml_params",
+        ("<acme:call>", "<fn=", "</fn>"),
+        ("<acme:think>", "</acme:think>"),
+    ),
+    Renamed(
+        "key/value tags (Poolside Laguna)",
+        "llama.cpp/poolside-Laguna-XS.2.jinja",
+        (
+            ("<tool_call>", "<call>"),
+            ("</tool_call>", "</call>"),
+            ("<arg_key>", "<k>"),
+            ("</arg_key>", "</k>"),
+            ("<arg_value>", "<v>"),
+            ("</arg_value>", "</v>"),
+            ("<think>", "<mind>"),
+            ("</think>", "</mind>"),
+        ),
+        "xml_params",
+        ("<call>", "</call>"),
+        ("<mind>", "</mind>"),
+    ),
+    Renamed(
+        "special tokens with a fenced JSON body (DeepSeek-R1 distills)",
+        "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
+        (
+            ("tool▁calls▁begin", "acts▁begin"),
+            ("tool▁calls▁end", "acts▁end"),
+            ("tool▁call▁begin", "act▁begin"),
+            ("tool▁call▁end", "act▁end"),
+            ("tool▁sep", "act▁sep"),
+            ("<think>", "<ponder>"),
+            ("</think>", "</ponder>"),
+        ),
+        "header_json",
+        ("<｜acts▁begin｜>",),
+        ("<ponder>", "</ponder>"),
+    ),
+    Renamed(
+        "a tag with the name, then JSON (Functionary v3.1)",
+        "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
+        (("<function=", "<invoke="), ("</function>", "</invoke>")),
+        "header_json",
+        ("<invoke=", "</invoke>"),
+        None,
+    ),
 ]
 _IDS = [r.family for r in RENAMED]
 _DERIVED: dict[str, Any] = {}
@@ -268,9 +397,13 @@ def test_a_derived_parser_reads_what_its_template_renders_in_every_chunking(
     case: Renamed, data: st.DataObject
 ) -> None:
     found = _found(case)
+    # the turn as the history renders it starts outside reasoning (a reasoning block in it
+    # opens with its own marker): the prompt before it is one that closed reasoning
+    derived = found.derived.reasoning
+    closed = f"\n{derived.end}\n\n" if derived is not None and found.reasoning is None else None
 
     def make() -> Any:
-        return output_parser_for(found, tools=TOOLS)
+        return output_parser_for(found, tools=TOOLS, generation_prompt=closed)
 
     turn = _turn(case, found)
     items = testing.check_chunkings(make, turn, random_chunkings(data, turn))
@@ -521,6 +654,14 @@ def test_the_thinking_switch_decides_where_derived_reasoning_starts(
 
 #: the renamed templates whose syntax a response template's shapes express
 EXPORTABLE = {
+    "JSON in tags (Qwen2.5)",
+    "JSON in tags in a Granite 4 template",
+    "JSON after two tokens (InternLM 2)",
+    "a JSON list in a block (Nemotron Nano v2)",
+    "XML parameters (Qwen3-Coder)",
+    "XML parameters with think tags (Nemotron 3)",
+    "XML parameters in namespaced tags (Seed-OSS)",
+    "key/value tags (Poolside Laguna)",
     "JSON in tags (Hermes, Qwen3)",
     "a JSON list after a token (Granite 3)",
     "XML parameters (Qwen3.5, qwen3_coder)",
@@ -548,8 +689,11 @@ def test_a_derived_syntax_exports_as_a_response_template_where_the_shapes_allow(
     turn = _turn(case, found)
     prompt = Probes(ChatTemplate.from_string(case.text())).opening(False) or ""
     opener = found.derived.reasoning.start if found.derived.reasoning else ""
-    if opener and prompt.rstrip().endswith(opener) and turn.startswith(opener):
-        turn = turn[len(opener) :]  # the prompt opened reasoning: the output starts inside
+    if opener and prompt.rstrip().endswith(opener):
+        if turn.startswith(opener):
+            turn = turn[len(opener) :]  # the prompt opened reasoning: the output starts inside
+        else:  # the turn has no reasoning: the prompt's block closed at once
+            prompt += found.derived.reasoning.end
     message = parse_response(turn, template, prefix=prompt, tools=TOOLS)
     calls = message["tool_calls"]
     assert [c["function"]["name"] for c in calls] == [NAMES[0]]

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from streamcall.derive.build import DERIVED, parser_class, reasoning_spec
-from streamcall.derive.calls import CallSyntax, Refusal, read_calls
+from streamcall.derive.calls import CallSyntax, Refusal, cut_left, read_calls
 from streamcall.derive.probes import (
     ARGS,
     NAMES,
@@ -226,7 +226,7 @@ def _assistant_start(probes: Probes, reasoning: ReasoningSyntax | None) -> str:
         for marker in (reasoning.start, reasoning.end) if reasoning is not None else ():
             if marker in start:
                 start = start[: start.find(marker)].rstrip()
-        start = start.lstrip()
+        start = cut_left(start).lstrip()
         if any(c.isalnum() for c in start):
             return start
     return ""

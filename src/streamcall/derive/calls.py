@@ -49,7 +49,7 @@ from streamcall.derive.probes import (
     marker_before,
 )
 
-__all__ = ["CallSyntax", "Refusal", "Sample", "read_calls"]
+__all__ = ["CallSyntax", "Refusal", "Sample", "cut_left", "read_calls"]
 
 _DECODER = json.JSONDecoder()
 _SPLIT = re.compile(r"(?<=>)\s*(?=<)|\s*\n\s*")
@@ -125,11 +125,11 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     k = 0  # the left stretch: two[p1-k:p1] == two[p2-k:p2]
     while p1 - k - 1 > u2 and p2 - k - 1 >= e1 and two[p1 - k - 1] == two[p2 - k - 1]:
         k += 1
-    k = len(_cut_left(two[p1 - k : p1]))
+    k = len(cut_left(two[p1 - k : p1]))
     m = 0  # the right stretch: two[e1:e1+m] == two[p2+n:p2+n+m]
     while e1 + m < p2 - k and p2 + n + m < len(two) and two[e1 + m] == two[p2 + n + m]:
         m += 1
-    left, right = _cut_left(two[p1 - k : p1]), _cut_right(two[e1 : e1 + m])
+    left, right = cut_left(two[p1 - k : p1]), _cut_right(two[e1 : e1 + m])
     separator = two[e1 + len(right) : p2 - len(left)]
     left, right = left.lstrip(), right.rstrip()
     if "zq_str" not in right or "zqstring" not in right:
@@ -148,7 +148,7 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     return syntax, sample
 
 
-def _cut_left(text: str) -> str:
+def cut_left(text: str) -> str:
     """``text`` from its first whole marker token on: a ``>`` before any ``<`` ends the
     tail of a token cut in two, which belongs to the text before."""
     lt, gt = text.find("<"), text.find(">")
@@ -297,7 +297,7 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
         right[k1 + len("zq_str") : v1],
         right[v1 + len("zqstring") : k2],
     )
-    popen = _cut_left(pre_key[len(pre_key) - common_suffix(pre_key, rest) :])
+    popen = cut_left(pre_key[len(pre_key) - common_suffix(pre_key, rest) :])
     name_end = pre_key[: len(pre_key) - len(popen)].strip()
     pclose = rest[: len(rest) - len(popen)].strip()
     popen = popen.strip()
