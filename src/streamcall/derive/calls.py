@@ -110,8 +110,14 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     markers that are not the block's (the reasoning markers, an empty block of which a
     template may write before the calls)."""
     two, one, plain = probes.calls(2), probes.calls(1), probes.content()
-    if two is None or one is None:
+    if one is None:
         return Refusal("unknown", "the template fails to render an assistant turn with calls")
+    if two is None:
+        return Refusal(
+            "unknown",
+            "the template renders one call but fails on two parallel ones, so a call's "
+            "markers cannot be told from the turn's",
+        )
     u2, u1 = two.find(USER), one.find(USER)
     if u2 < 0 or u1 < 0:
         return Refusal("unknown", "the template does not render the user's message")
