@@ -13,6 +13,9 @@ The answer, a ``Derived``, is data: ``calls`` (a ``CallSyntax``, or None with th
 ``refusal`` saying why: ``no-tools`` when the template renders no calls, ``prose``,
 ``beyond`` for a grammar no engine reads, ``unknown`` when it cannot tell, as for a
 template that fails to render), and ``reasoning`` (a ``ReasoningSyntax``, or None).
+``Derived.tool_parser`` and ``Derived.reasoning_parser`` make the parsers;
+``Derived.response_template`` writes the syntax as a Hugging Face response template where
+the spec's shapes express it (``export.py``).
 
 Rendering is the cost: about ten renders of the template, each a few milliseconds
 (docs/performance.md). Nothing is cached across calls of ``derive``; ``detect`` derives
@@ -51,7 +54,9 @@ __all__ = [
     "Derived",
     "ReasoningSyntax",
     "Refusal",
+    "calls_mismatch",
     "derive",
+    "probe_args_match",
 ]
 
 
