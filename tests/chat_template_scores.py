@@ -10,7 +10,9 @@ Each template in ``tests/fixtures/chat_templates/manifest.json`` is detected two
   ``model_tool_format`` / ``model_reasoning_format`` where the manifest gives them, else
   the same values. This is what ``detect(model_dir)`` sees on a real checkpoint.
 
-``unknown`` and ``none`` expect None. Run it as a report::
+``unknown`` and ``none`` expect None. The report ends with each template derived by
+rendering it with the fingerprint tables off (``streamcall.derive``): its layout, or why it
+was refused. Run it as a report::
 
     python tests/chat_template_scores.py [tests/fixtures/chat_templates]
 
@@ -143,9 +145,35 @@ def report(results: list[Outcome]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def derivation(root: Path = ROOT) -> str:
+    """Each template derived with the fingerprint tables off (``detect_template(...,
+    fingerprints=False)``): which layout, or why it was refused."""
+    from streamcall.detect import detect_template
+
+    rows: list[tuple[str, str]] = []
+    for entry in manifest(root)["templates"]:
+        text = (root / entry["file"]).read_bytes().decode("utf-8")
+        d = detect_template(text, fingerprints=False).derived
+        if d is not None and d.calls is not None:
+            rows.append((entry["file"], f"derived: {d.calls.layout}"))
+        elif d is not None and d.refusal is not None:
+            rows.append((entry["file"], f"{d.refusal.kind}: {d.refusal.why}"))
+    tally: dict[str, int] = defaultdict(int)
+    for _, said in rows:
+        tally[said.split(":", 1)[0]] += 1
+    lines = [
+        "",
+        "derived by rendering, with the fingerprint tables off: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())),
+    ]
+    lines += [f"  {file}: {said}" for file, said in rows]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str]) -> int:
     root = Path(argv[0]) if argv else ROOT
     sys.stdout.write(report(outcomes(root)))
+    sys.stdout.write(derivation(root))
     return 0
 
 

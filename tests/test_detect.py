@@ -50,10 +50,12 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ),
     ("llama.cpp/Qwen-QwQ-32B.jinja", "template", "reasoning"): (
         "Hermes syntax with think tags: Qwen3, QwQ, Bielik and Reka share it and differ in "
-        "their reasoning format; only the model id tells"
+        "their reasoning format; only the model id tells. Rendered, the template's generation "
+        "prompt closes an empty <think></think> unless thinking is on: deepseek_v3's tags"
     ),
     ("llama.cpp/Qwen-Qwen3-0.6B.jinja", "template", "reasoning"): (
-        "the same: Hermes syntax with think tags, family unknown without the model id"
+        "the same: Hermes syntax with think tags, family unknown without the model id; "
+        "rendered, the generation prompt opens nothing: deepseek_v3's tags (qwen3 by the id)"
     ),
     ("llama.cpp/Spark2.5.jinja", "template", "tool"): (
         "whether a newline follows the name is decided by Jinja whitespace control "

@@ -27,8 +27,20 @@ what evidence decided them. The order:
 
    Generic think tags (``<think>``) belong to many reasoning formats that differ in their
    defaults: the model id picks one when it routes to a think-tag format; else the family
-   the tool syntax names (``THINK_FAMILIES``); else None, said in ``why``.
-3. Else (no tool syntax in the template, or no template) the model id, through
+   the tool syntax names (``THINK_FAMILIES``); else the template is rendered
+   (``streamcall.derive``): one whose generation prompt opens ``<think>`` gets
+   ``deepseek_r1`` (the output starts inside reasoning), one whose prompt does not,
+   ``deepseek_v3`` (the model's own ``<think>`` opens it); else None, said in ``why``.
+   ``fingerprints=False`` switches both tables off (step 3 decides).
+3. Else (no fingerprint) the template is rendered with probe conversations and its syntax
+   read off the renderings (``streamcall.derive``): the markers around a call and a block,
+   the layout of name and arguments, the reasoning markers and whether the generation
+   prompt opens them. A syntax an engine reads is kept when the parser built from it reads
+   the template's own rendering back (``Detected.derived``; ``format`` stays None and
+   ``tool_syntax`` says ``derived``); otherwise the refusal says why: ``none`` when the
+   template renders no calls, ``refused`` for calls in prose or in a grammar beyond the
+   engines, ``unknown`` when it cannot tell (the template fails to render).
+4. Else (no tool syntax found in the template, or no template) the model id, through
    ``format_for_model`` and ``reasoning_format_for_model``. The model id is
    ``name_or_path`` in ``tokenizer_config.json``, else ``_name_or_path`` in
    ``config.json``, else the directory's name (a Hugging Face cache snapshot,
@@ -36,14 +48,15 @@ what evidence decided them. The order:
    or as text has no model id.
 
 What to parse with, once detected (``output_parser_for``, ``stream_parser_for``): the
-formats found, through ``output_parser``; with a response template, the ``hf`` format
+formats found, through ``output_parser``; where a stage has no format and the template's
+derived syntax has it, the parser derived from it; with a response template, the ``hf`` format
 built from it (``tool_parser("hf", template=...)``), which reads the whole response
 (content, thinking, calls), so no separate reasoning stage runs; and where no tool-call
 format was found, ``auto`` (the format sniffed from the text), unless the caller says
 otherwise. The command line (``--model-dir``), the proxy (``serve --model-dir``) and the
 vLLM plugin use them.
 
-Templates are read as text and never rendered. The escapes of Jinja string literals
+The fingerprints read templates as text. The escapes of Jinja string literals
 (``\\"``, ``\\'``, ``\\n``) are undone first, so that a marker written inside a quoted
 literal reads as the model would write it. Markers that templates build at render time
 are matched by their stems (``｜DSML｜`` with ``tool_calls>``; ``<tool_sep`` for Tencent HY,
@@ -56,18 +69,28 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from streamcall.fingerprints import (
+    REASONING_FINGERPRINTS,
+    SAME_SYNTAX,
+    THINK,
+    THINK_FAMILIES,
+    THINK_FORMATS,
+    TOOL_FINGERPRINTS,
+    Fingerprint,
+)
 from streamcall.formats.registry import format_for_model, tool_parser
 from streamcall.reasoning import reasoning_format_for_model
-from streamcall.reasoning.specs import SPECS
 
 if TYPE_CHECKING:
+    from streamcall.derive import Derived
     from streamcall.formats.engines.base import ToolParser, Tools
     from streamcall.output import OutputParser
     from streamcall.stream import StreamParser
+    from streamcall.toolchoice import AllowedCalls
 
 __all__ = [
     "REASONING_FINGERPRINTS",
@@ -97,259 +120,16 @@ class Detected:
     template: dict[str, Any] | None
     #: the evidence that decided, in words
     why: str
+    #: what the tool-call answer rests on: ``named`` (a format, found by a response
+    #: template, a fingerprint or the model id), ``derived`` (read off the template by
+    #: rendering it: ``derived.calls``), ``none`` (recognised: the template renders no
+    #: tool calls), ``refused`` (it writes calls as prose, or in a grammar no engine
+    #: reads), or ``unknown`` (cannot tell: no template, or one that fails to render)
+    tool_syntax: str = field(default="unknown", compare=False)
+    #: what rendering the template found (``streamcall.derive``), where it was rendered:
+    #: the call syntax when no fingerprint matched, the reasoning markers
+    derived: Derived | None = field(default=None, compare=False)
 
-
-@dataclass(frozen=True, slots=True)
-class Fingerprint:
-    """One rule: when every marker occurs in a chat template, it writes ``format``."""
-
-    #: the format, or None for a syntax that no streamcall format reads
-    format: str | None
-    #: literal substrings of the template text (after its string escapes are undone)
-    markers: tuple[str, ...]
-    #: the evidence in words, for ``Detected.why``
-    says: str
-
-
-def _fp(format: str | None, says: str, *markers: str) -> Fingerprint:
-    return Fingerprint(format, markers, says)
-
-
-# Most specific first: a rule whose markers are all among a later rule's would shadow it
-# (``tests/test_detect.py`` checks that none does). Each rule's markers are its format's
-# syntax as the format's parser reads it, and, for a syntax that several families write,
-# a token of the family's own template.
-TOOL_FINGERPRINTS: tuple[Fingerprint, ...] = (
-    # -- DeepSeek DSML: the templates build every tag from a ``｜DSML｜`` token -------------
-    _fp("deepseek_v41", "DSML tags with a space (<｜DSML｜ calls>)", "｜DSML｜ ", "calls>"),
-    _fp("deepseek_v4", "DSML tags with a tool_calls block", "｜DSML｜", "tool_calls>"),
-    _fp("deepseek_v32", "DSML tags with a function_calls block", "｜DSML｜", "function_calls>"),
-    _fp("gigachat35", "GCML tags (<｜GCML｜tool_calls>)", "｜GCML｜"),
-    # -- markers of one family each ------------------------------------------------------
-    _fp("minimax_m3", "MiniMax-M3's namespaced tags (]<]minimax[>[)", "]<]minimax[>["),
-    _fp("minimax_m2", "<minimax:tool_call> with <invoke name=", "<minimax:tool_call>"),
-    _fp("seed_oss", "<seed:tool_call>", "<seed:tool_call>"),
-    _fp("zaya", "<zyphra_tool_call>", "<zyphra_tool_call>"),
-    _fp("dots", "<dots_function_call>", "<dots_function_call>"),
-    _fp("kimi_k3", "<|open|>…<|close|> tags (Kimi K3's XTML)", "<|open|>", "<|close|>"),
-    _fp("kimi_k2", "<|tool_calls_section_begin|>", "<|tool_calls_section_begin|>"),
-    _fp("kimi_k2", "<|tool_call_section_begin|>", "<|tool_call_section_begin|>"),
-    _fp("gemma4", "<|tool_call>call:NAME{...}<tool_call|>", "<|tool_call>"),
-    _fp("functiongemma", "<start_function_call>", "<start_function_call>"),
-    _fp("openai", "Harmony channels with <|call|>", "<|channel|>", "<|call|>"),
-    _fp("cohere_command3", "<|START_ACTION|>", "<|START_ACTION|>"),
-    _fp("internlm", "<|action_start|><|plugin|>", "<|action_start|>", "<|plugin|>"),
-    _fp("apertus", "<|tools_prefix|>", "<|tools_prefix|>"),
-    _fp("lfm2", "<|tool_call_start|>", "<|tool_call_start|>"),
-    _fp("longcat", "<longcat_tool_call>", "<longcat_tool_call>"),
-    _fp("step3", "<steptml:invoke", "<steptml:invoke"),
-    _fp("k2_horizon", "K2 Horizon's <ifm|tool_call>", "<ifm|tool_call>"),
-    _fp("iquest_q1", "<iquest_tool_call>", "<iquest_tool_call>"),
-    _fp(
-        "deepseek_v3",
-        "<｜tool▁calls▁begin｜> with a ```json body",
-        "<｜tool▁calls▁begin｜>",
-        "```json",
-    ),
-    _fp("deepseek_v31", "<｜tool▁calls▁begin｜> with <｜tool▁sep｜>", "<｜tool▁calls▁begin｜>"),
-    _fp("granite-20b-fc", "<function_call>", "<function_call>"),
-    _fp("olmo3", "<function_calls>", "<function_calls>"),
-    _fp("phi4_mini_json", "functools[...]", "functools["),
-    _fp("gigachat3", "<|function_call|>", "<|function_call|>"),
-    _fp("gigachat3", "a 'function call' role after <|role_sep|>", "function call", "<|role_sep|>"),
-    _fp("minicpm5", '<function name="..."> with <param name=', "<function name=", "<param name="),
-    _fp("mistral", "[TOOL_CALLS]", "[TOOL_CALLS]"),
-    _fp("solar_open", "<|tool_call:begin|> (Upstage Solar Open)", "<|tool_call:begin|>"),
-    _fp("solar_open2", "<|tool_call:start|> (Upstage Solar Open 2)", "<|tool_call:start|>"),
-    _fp(
-        "command_r_plus",
-        'an Action: block of "tool_name" objects (Command R+)',
-        "Action:",
-        '"tool_name":',
-    ),
-    _fp("nemotron_toolcall", "<TOOLCALL>[...] (NVIDIA Nemotron)", "<TOOLCALL>"),
-    _fp("functionary_v3_2", ">>>recipient turns (Functionary v3.2)", ">>>all"),
-    _fp("plamo3", "<|plamo:begin_tool_request...|> (PFN PLaMo 3)", "plamo:begin_tool_request"),
-    _fp("inkling", "<|content_invoke_tool_json|> (Inkling)", "<|content_invoke_tool_json|>"),
-    _fp("muse_glimmer", "<atem:function_calls> (Muse's ATEM)", "<atem:function_calls>"),
-    # -- syntaxes that no streamcall format reads ------------------------------------------
-    _fp(None, "<iquestcoder_tool_call> (IQuest-Coder V2)", "<iquestcoder_tool_call>"),
-    # -- HY: <tool_calls><tool_call>NAME<tool_sep><arg_key>..., tokens with a suffix --------
-    _fp(
-        "hy_v3",
-        "HY's <tool_calls> with <tool_sep> and <arg_key>",
-        "<tool_calls",
-        "<tool_sep",
-        "<arg_key",
-    ),
-    _fp("hy_v4", "HY's <tool_calls> with <arg_key>", "<tool_calls", "<arg_key"),
-    # -- <tool_call> shared by several syntaxes: the body tells them apart -------------------
-    _fp(
-        "qwen3_coder",
-        "<tool_call> with <function= and <parameter=",
-        "<tool_call>",
-        "<function=",
-        "<parameter=",
-    ),
-    _fp(
-        "functionary_v3_1",
-        "<function=NAME>{json}</function> (Functionary v3.1)",
-        "<function=",
-        "</function>",
-    ),
-    _fp("telechat4", "<tool_call>NAME with <param_key>", "<tool_call>", "<param_key>"),
-    _fp(
-        "glm47",
-        "<tool_call>NAME<arg_key> (no newline after the name)",
-        "<tool_call>{function-name}<arg_key>",
-    ),
-    _fp("glm45", "<tool_call>NAME with <arg_key>", "<tool_call>", "<arg_key>"),
-    _fp(
-        "granite4",
-        '<tool_call> with "arguments": in a Granite template (<|start_of_role|>)',
-        "<tool_call>",
-        '"arguments":',
-        "<|start_of_role|>",
-    ),
-    _fp(
-        "hunyuan_a13b",
-        "<tool_calls>[...] in a Hunyuan template (<|extra_0|>)",
-        "<tool_calls>[",
-        "<|extra_0|>",
-    ),
-    _fp("jamba", "<tool_calls>[...] (a JSON list of calls)", "<tool_calls>["),
-    _fp(
-        "minimax",
-        '<tool_calls> with one "arguments": object a line',
-        "<tool_calls>",
-        '"arguments":',
-    ),
-    _fp("hermes", '<tool_call> with "arguments":', "<tool_call>", '"arguments":'),
-    _fp("granite", "<|tool_call|> and a JSON list", "<|tool_call|>"),
-    # -- no marker around the calls: JSON or Python written bare ------------------------------
-    _fp("xlam", 'a bare JSON list [{"name": ..., "arguments": ...}]', '[{"name":', '"arguments":'),
-    _fp(
-        "llama4_json",
-        'bare {"name", "parameters": ...} in a Llama 4 template',
-        '"parameters":',
-        "<|header_start|>",
-    ),
-    _fp(
-        "llama3_json",
-        'bare {"name", "parameters": ...} in a Llama 3 template',
-        '"parameters":',
-        "<|start_header_id|>",
-    ),
-    _fp(
-        "llama4_pythonic",
-        "a Python list of calls in a Llama 4 template",
-        "[func_name1(",
-        "<|header_start|>",
-    ),
-    _fp("pythonic", "a Python list of calls [func_name1(params...)]", "[func_name1("),
-)
-
-REASONING_FINGERPRINTS: tuple[Fingerprint, ...] = (
-    _fp("openai_gptoss", "Harmony's analysis channel", "<|channel|>", "analysis"),
-    _fp("muse_glimmer", "Muse's to=self channel", "to=self", "<|message|>"),
-    _fp("gemma4", "Gemma 4's <|channel>thought channel", "<|channel>"),
-    _fp("mistral", "[THINK]…[/THINK]", "[THINK]"),
-    _fp(
-        "cohere_command4",
-        "<|START_THINKING|> with the <|START_TEXT|> answer wrapper",
-        "<|START_THINKING|>",
-        "<|START_TEXT|>",
-    ),
-    _fp("cohere_command3", "<|START_THINKING|>", "<|START_THINKING|>"),
-    _fp("seed_oss", "<seed:think>", "<seed:think>"),
-    _fp("minimax_m3", "<mm:think>", "<mm:think>"),
-    _fp("kimi_vl", "\u25c1think\u25b7 (Kimi-VL, Kimi-Dev)", "\u25c1think\u25b7"),
-    _fp(
-        "granite",
-        "<think></think> then <response></response> (Granite 3.3)",
-        "<response></response>",
-    ),
-    _fp("k2_horizon", "K2 Horizon's <ifm|think>", "<ifm|think"),
-    _fp(
-        "kimi_k3", "Kimi K3's XTML think channel (<|open|>…<|close|> tags)", "<|open|>", "<|close|>"
-    ),
-    _fp("granite", "'Here is my thought process:'", "Here is my thought process"),
-    _fp("granite", "'Here's my thought process:'", "Here's my thought process"),
-    _fp("apertus", "<|inner_prefix|>…<|inner_suffix|>", "<|inner_prefix|>"),
-    _fp("solar_open", "Solar Open's <|think|> turn", "<|think|>", "<|end|>"),
-    _fp("solar_open2", "Solar Open 2's <|think:start|>", "<|think:end|>"),
-    _fp("plamo3", "<|plamo:begin_think:plamo|>", "plamo:begin_think"),
-    _fp("inkling", "<|content_thinking|> blocks (Inkling)", "<|content_thinking|>"),
-    _fp(None, "plain reasoning ended by [BEGIN FINAL RESPONSE] (Apriel)", "[BEGIN FINAL RESPONSE]"),
-)
-
-#: stems of think tags: ``<think>``, ``</think>``, ``<thinking>``, HY's ``<think:...>``; a
-#: template that pre-fills ``<think>`` in the prompt may show only the closer
-THINK: tuple[str, ...] = ("<think", "</think")
-
-# Groups of formats whose parsers read one syntax: the template cannot tell them apart,
-# the model id can. ``tests/test_detect.py`` checks that each member parses every other
-# member's rendering of the same calls to the same calls.
-SAME_SYNTAX: tuple[tuple[str, ...], ...] = (
-    ("hermes", "qwen3_json", "granite4", "ernie45", "ripple", "kolibri1"),
-    (
-        "qwen3_coder",
-        "qwen3_xml",
-        "mimo",
-        "step3p5",
-        "step5",
-        "granite_toolcall_parser",
-        "berrylm",
-    ),
-    ("zaya", "zaya_xml"),
-    ("glm45", "glm47", "poolside_v1", "ling3", "spark3", "spark"),
-    ("telechat4", "xingchen4", "xing4_0"),
-    ("jamba", "hunyuan_a13b"),
-    ("llama3_json", "llama4_json"),
-    ("cohere_command3", "cohere_command4"),
-    ("muse_glimmer", "muse", "musespark", "musespark1x"),  # one wire; the channel rules differ
-)
-
-# The reasoning format of the family a tool format belongs to, where that family writes
-# think tags: what generic think tags mean when the model id does not say.
-THINK_FAMILIES: dict[str, str] = {
-    "deepseek_v3": "deepseek_r1",  # the R1 templates; V3-0324's has no think tags
-    "deepseek_v31": "deepseek_v3",
-    "deepseek_v32": "deepseek_v3",
-    "deepseek_v4": "deepseek_v4",
-    "deepseek_v41": "deepseek_v41",
-    "glm45": "glm45",
-    "glm47": "glm45",
-    "hunyuan_a13b": "hunyuan_a13b",
-    "hy_v3": "hy_v3",
-    "hy_v4": "hy_v4",
-    "kimi_k2": "kimi_k2",
-    "ling3": "ling3",
-    "telechat4": "telechat4",
-    "xingchen4": "xingchen4",
-    "xing4_0": "xing4_0",
-    "mimo": "mimo",
-    "minimax_m2": "minimax_m2",
-    "olmo3": "olmo3",
-    "poolside_v1": "poolside_v1",
-    "qwen3_coder": "qwen3",  # Qwen3.5/3.6; the Qwen3-Coder templates write no think tags
-    "qwen3_xml": "qwen3",
-    "step3": "step3",
-    "step3p5": "step3p5",
-    "step5": "step5",
-    "granite_toolcall_parser": "granite_thinking_parser",
-    "zaya": "zaya",
-    "zaya_xml": "zaya",
-    "ripple": "ripple",
-    "gigachat35": "gigachat35",
-    "ernie45": "ernie45",
-    "berrylm": "berrylm",
-    "kolibri1": "kolibri1",
-    "nemotron_toolcall": "deepseek_r1",  # Nemotron Nano v2 opens <think> in the prompt
-}
-
-#: reasoning formats whose markers are think tags
-THINK_FORMATS = frozenset(s.name for s in SPECS if all(m.startswith("<think") for m in s.start))
 
 _MARKERS: tuple[str, ...] = tuple(
     dict.fromkeys(
@@ -373,25 +153,28 @@ class _Checkpoint:
     where: str  # where the response template was found, for ``why``
 
 
-def detect(source: str | os.PathLike[str]) -> Detected:
+def detect(source: str | os.PathLike[str], *, fingerprints: bool = True) -> Detected:
     """The tool-call and reasoning formats a checkpoint writes, and why (module docstring).
 
     Raises ``FileNotFoundError`` for a path that does not exist (a string that is neither
     a path nor template text), ``ValueError`` for a file that is not what it claims (bad
     JSON, a ``chat_template`` or ``response_template`` of the wrong type).
     """
-    return _decide(_read(source))
+    return _decide(_read(source), fingerprints)
 
 
-def detect_template(text: str, *, model: str | None = None) -> Detected:
-    """``detect`` for a chat template's text, with an optional model id."""
-    return _decide(_Checkpoint(text, None, model, "the template"))
+def detect_template(text: str, *, model: str | None = None, fingerprints: bool = True) -> Detected:
+    """``detect`` for a chat template's text, with an optional model id.
+
+    ``fingerprints=False`` switches the fingerprint tables off: the template's syntax is
+    then derived by rendering it, as for a template no fingerprint knows."""
+    return _decide(_Checkpoint(text, None, model, "the template"), fingerprints)
 
 
 def detect_response_template(template: dict[str, Any], *, where: str) -> Detected:
     """What a response template given on its own decides (``hf``, and ``hf`` reasoning
     when it has a thinking field); ``where`` names it in ``why``."""
-    return _decide(_Checkpoint(None, template, None, where))
+    return _decide(_Checkpoint(None, template, None, where), True)
 
 
 # -- reading the checkpoint -------------------------------------------------------------
@@ -515,7 +298,7 @@ def _response_template(config: dict[str, Any], path: Path) -> Any:
 # -- deciding ---------------------------------------------------------------------------
 
 
-def _decide(cp: _Checkpoint) -> Detected:
+def _decide(cp: _Checkpoint, fingerprints: bool) -> Detected:
     template = cp.response_template
     if template is not None:
         fields = template.get("fields")
@@ -528,11 +311,30 @@ def _decide(cp: _Checkpoint) -> Detected:
             template,
             f"{cp.where} has a response_template, which decides: format hf; "
             f"reasoning {reasoning or 'none'} ({said})",
+            "named",
         )
     present = _present(cp.chat_template) if cp.chat_template is not None else None
-    tool, tool_why = _tool_format(present, cp.model)
-    reasoning, reasoning_why = _reasoning_format(present, cp.model, tool)
-    return Detected(tool, reasoning, None, f"tool calls: {tool_why}; reasoning: {reasoning_why}")
+    rendered = _Rendered(cp.chat_template)
+    tables = (TOOL_FINGERPRINTS, REASONING_FINGERPRINTS) if fingerprints else ((), ())
+    tool, tool_why, syntax = _tool_format(present, cp.model, rendered, tables[0])
+    reasoning, reasoning_why = _reasoning_format(present, cp.model, tool, rendered, tables[1])
+    why = f"tool calls: {tool_why}; reasoning: {reasoning_why}"
+    return Detected(tool, reasoning, None, why, syntax, rendered.found)
+
+
+class _Rendered:
+    """The template's derived syntax (``streamcall.derive``), rendered when first asked."""
+
+    def __init__(self, template: str | None) -> None:
+        self.template = template
+        self.found: Derived | None = None
+
+    def __call__(self) -> Derived:
+        if self.found is None:
+            from streamcall.derive import derive
+
+            self.found = derive(self.template or "")
+        return self.found
 
 
 def _present(template: str) -> frozenset[str]:
@@ -548,36 +350,71 @@ def _first(rules: tuple[Fingerprint, ...], present: frozenset[str]) -> Fingerpri
     return None
 
 
-def _tool_format(present: frozenset[str] | None, model: str | None) -> tuple[str | None, str]:
+#: what a derivation's refusal makes of the answer (``Detected.tool_syntax``)
+_REFUSED = {"no-tools": "none", "prose": "refused", "beyond": "refused", "unknown": "unknown"}
+
+
+def _tool_format(
+    present: frozenset[str] | None,
+    model: str | None,
+    rendered: _Rendered,
+    rules: tuple[Fingerprint, ...],
+) -> tuple[str | None, str, str]:
     routed = format_for_model(model) if model else None
-    rule = _first(TOOL_FINGERPRINTS, present) if present is not None else None
+    rule = _first(rules, present) if present is not None else None
     if rule is not None:
         said = f"the chat template writes {rule.says}"
         if rule.format is None:
-            return None, f"{said}, which no streamcall format reads"
+            return None, f"{said}, which no streamcall format reads", "refused"
         if routed is not None and routed != rule.format and routed in _KIN.get(rule.format, ()):
-            return routed, (
-                f"{said} ({rule.format}'s syntax); the model id {model!r} routes to "
-                f"{routed}, which reads the same syntax"
+            return (
+                routed,
+                (
+                    f"{said} ({rule.format}'s syntax); the model id {model!r} routes to "
+                    f"{routed}, which reads the same syntax"
+                ),
+                "named",
             )
-        return rule.format, f"{said}, so {rule.format}"
+        return rule.format, f"{said}, so {rule.format}", "named"
     base = "no chat template" if present is None else "no tool syntax in the chat template"
+    syntax, rendered_why = "unknown", ""
+    if present is not None:
+        derived = rendered()
+        if derived.calls is not None:
+            c = derived.calls
+            markers = " … ".join(repr(m) for m in (c.call if any(c.call) else c.block))
+            return (
+                None,
+                (
+                    "no fingerprint in the chat template; rendered, it writes "
+                    f"{c.layout} calls ({markers}): a parser derived from it"
+                ),
+                "derived",
+            )
+        refusal = derived.refusal
+        assert refusal is not None
+        syntax, rendered_why = _REFUSED[refusal.kind], f" (rendered: {refusal.why})"
     if routed is not None:
-        return routed, f"{base}; the model id {model!r} routes to {routed}"
+        return routed, f"{base}; the model id {model!r} routes to {routed}{rendered_why}", "named"
     if model:
-        return None, f"{base}, and the model id {model!r} routes to no format"
-    return None, f"{base}, and no model id"
+        why = f"{base}, and the model id {model!r} routes to no format{rendered_why}"
+        return None, why, syntax
+    return None, f"{base}, and no model id{rendered_why}", syntax
 
 
 def _reasoning_format(
-    present: frozenset[str] | None, model: str | None, tool: str | None
+    present: frozenset[str] | None,
+    model: str | None,
+    tool: str | None,
+    rendered: _Rendered,
+    rules: tuple[Fingerprint, ...],
 ) -> tuple[str | None, str]:
     routed = reasoning_format_for_model(model) if model else None
     if present is None:
         if routed is not None:
             return routed, f"no chat template; the model id {model!r} routes to {routed}"
         return None, "no chat template, and no model id that routes to a reasoning format"
-    rule = _first(REASONING_FINGERPRINTS, present)
+    rule = _first(rules, present)
     if rule is not None:
         said = f"the chat template writes {rule.says}"
         if rule.format is None:
@@ -590,6 +427,13 @@ def _reasoning_format(
             )
         return rule.format, f"{said}, so {rule.format}"
     if not any(m in present for m in THINK):
+        derived = rendered.found if rules else rendered()
+        found = derived.reasoning if derived is not None else None
+        if found is not None:
+            return None, (
+                f"rendered, the chat template writes reasoning in {found.start} … {found.end}: "
+                "the reasoning parser derived from it"
+            )
         return None, "no reasoning markers in the chat template"
     if routed in THINK_FORMATS:
         return (
@@ -599,9 +443,28 @@ def _reasoning_format(
     family = THINK_FAMILIES.get(tool) if tool else None
     if family is not None:
         return family, f"the chat template writes think tags, as the {tool} family does: {family}"
-    return None, (
-        "the chat template writes think tags, but neither the model id nor the tool syntax "
-        "names a family with a reasoning format for them"
+    return _think_tags(rendered())
+
+
+def _think_tags(derived: Derived) -> tuple[str | None, str]:
+    """Think tags no model id or family names: the format by where the template's
+    generation prompt leaves the model, read by rendering it."""
+    found = derived.reasoning
+    if found is None or found.start != "<think>" or found.end != "</think>":
+        return None, (
+            "the chat template writes think tags, but neither the model id nor the tool "
+            "syntax names a family with a reasoning format for them, and rendered it shows "
+            "no <think> … </think> block"
+        )
+    if found.opens:
+        return "deepseek_r1", (
+            "rendered, the chat template writes <think> … </think>, and its generation "
+            "prompt opens <think>: deepseek_r1 (the output starts inside reasoning)"
+        )
+    return "deepseek_v3", (
+        "rendered, the chat template writes <think> … </think>, and its generation prompt "
+        "does not open it: deepseek_v3 (the output starts outside reasoning; the model's "
+        "<think> opens it)"
     )
 
 
@@ -634,30 +497,47 @@ def output_parser_for(
     tool_choice: Any = None,
     fallback: str | None = "auto",
     unknown_calls: str = "keep",
+    generation_prompt: str | None = None,
 ) -> OutputParser:
     """A fresh combined parser for what ``detect`` found (module docstring).
 
     ``found.template`` set: the ``hf`` parser for it, alone (a named ``tool_choice`` still
-    keeps only that function's calls, and ``unknown_calls`` applies). Else ``output_parser`` with ``found.format`` (or
-    ``fallback`` when none was found: ``auto`` sniffs it, None or ``"none"`` parses no
-    calls) and ``found.reasoning``.
+    keeps only that function's calls, and ``unknown_calls`` applies). Else ``output_parser``
+    with ``found.format`` (or ``fallback`` when none was found: ``auto`` sniffs it, None or
+    ``"none"`` parses no calls) and ``found.reasoning``; where a stage's format is None and
+    ``found.derived`` has its syntax (read off the template by rendering it), that stage is
+    the derived parser. ``generation_prompt`` (the prompt's end) gives the start state.
     """
     from streamcall.output import OutputParser, output_parser
     from streamcall.toolchoice import restrict
 
     if found.template is not None:
-        tp = hf_tool_parser(found.template, tools=tools, id_prefix=id_prefix)
-        return OutputParser(None, restrict(tp, tools, tool_choice, unknown_calls))
-    return output_parser(
+        hf = hf_tool_parser(found.template, tools=tools, id_prefix=id_prefix)
+        return OutputParser(None, restrict(hf, tools, tool_choice, unknown_calls))
+    derived = found.derived
+    calls = derived is not None and found.format is None and derived.calls is not None
+    reasons = derived is not None and found.reasoning is None and derived.reasoning is not None
+    named = output_parser(
         tools=tools,
-        tool_format=found.format or fallback or "none",
+        tool_format="none" if calls else found.format or fallback or "none",
         reasoning_format=found.reasoning or "none",
         id_prefix=id_prefix,
         request=request,
         thinking=thinking,
         tool_choice=tool_choice,
         unknown_calls=unknown_calls,
+        generation_prompt=generation_prompt,
     )
+    if derived is None or not (calls or reasons):
+        return named
+    rp = named.reasoning
+    tp: ToolParser | AllowedCalls | None = named.tools
+    if reasons:
+        rp = derived.reasoning_parser(request=request, thinking=thinking, prompt=generation_prompt)
+    if calls and tool_choice != "none":
+        parser = derived.tool_parser(tools, id_prefix=id_prefix)
+        tp = restrict(parser, tools, tool_choice, unknown_calls)
+    return OutputParser(rp, tp)
 
 
 def stream_parser_for(
@@ -670,12 +550,13 @@ def stream_parser_for(
     tool_choice: Any = None,
     fallback: str | None = "auto",
     unknown_calls: str = "keep",
+    generation_prompt: str | None = None,
 ) -> StreamParser:
     """A ``StreamParser`` (SSE bytes of a chat stream) whose model text is parsed as
     ``output_parser_for`` parses it."""
     from streamcall.stream import StreamParser
 
-    if found.template is None:
+    if found.template is None and found.derived is None:
         return StreamParser(
             found.format or fallback or "none",
             tools=tools,
@@ -685,17 +566,22 @@ def stream_parser_for(
             thinking=thinking,
             tool_choice=tool_choice,
             unknown_calls=unknown_calls,
+            generation_prompt=generation_prompt,
         )
     parser = StreamParser(
         id_prefix=id_prefix, request=request, tool_choice=tool_choice, unknown_calls=unknown_calls
     )
-    # StreamParser builds its text parser from format names; a template is not one, so the
-    # parser built from it takes that place
+    # StreamParser builds its text parser from format names; a template (or a syntax
+    # derived from one) is not one, so the parser built from it takes that place
     parser._text = output_parser_for(
         found,
         tools=tools,
         id_prefix=id_prefix,
+        request=request,
+        thinking=thinking,
         tool_choice=tool_choice,
+        fallback=fallback,
         unknown_calls=unknown_calls,
+        generation_prompt=generation_prompt,
     )
     return parser

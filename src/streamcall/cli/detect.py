@@ -5,7 +5,9 @@ this module only prints)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+from typing import Any
 
 from streamcall.cli.common import CLIError, Subparsers, existing_path, write
 
@@ -35,20 +37,43 @@ def run(args: argparse.Namespace) -> int:
         found = detect(existing_path(args.source))
     except (OSError, ValueError) as exc:
         raise CLIError(str(exc)) from None
+    derived = found.derived
     if args.json:
         row = {
             "format": found.format,
             "reasoning": found.reasoning,
             "template": found.template,
             "why": found.why,
+            "tool_syntax": found.tool_syntax,
+            "derived": None if derived is None else _as_data(derived),
         }
         write(json.dumps(row, indent=2, ensure_ascii=False) + "\n")
         return 0
+    by_template = found.tool_syntax == "derived"
     lines = [
-        f"tool-call format:  {found.format or 'none found'}",
-        f"reasoning format:  {found.reasoning or 'none found'}",
+        f"tool-call format:  {found.format or ('derived' if by_template else 'none found')}",
+        f"reasoning format:  {found.reasoning or _derived_reasoning(found)}",
         f"response template: {'yes' if found.template is not None else 'no'}",
         f"why: {found.why}",
+        f"tool syntax:       {found.tool_syntax}",
     ]
+    if derived is not None and (derived.calls is not None or derived.reasoning is not None):
+        lines.append("derived from the rendered chat template:")
+        lines.extend(f"  {line}" for line in derived.describe().splitlines())
     write("\n".join(lines) + "\n")
     return 0
+
+
+def _derived_reasoning(found: Any) -> str:
+    derived = found.derived
+    return "derived" if derived is not None and derived.reasoning is not None else "none found"
+
+
+def _as_data(derived: Any) -> dict[str, Any]:
+    """The derived syntax as JSON values (``streamcall.derive.Derived``)."""
+    return {
+        "calls": None if derived.calls is None else dataclasses.asdict(derived.calls),
+        "reasoning": None if derived.reasoning is None else dataclasses.asdict(derived.reasoning),
+        "refusal": None if derived.refusal is None else dataclasses.asdict(derived.refusal),
+        "response_template": derived.response_template(),
+    }

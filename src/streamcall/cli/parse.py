@@ -218,10 +218,18 @@ def _checkpoint(args: argparse.Namespace) -> Any | None:
         except (OSError, ValueError, LookupError) as exc:
             raise CLIError(f"--response-template {args.response_template!r}: {exc}") from None
         found = detect_response_template(template, where=args.response_template)
-    note(
-        f"{source}: tool-call format {found.format or 'none found (sniffed from the text)'}, "
-        f"reasoning {found.reasoning or 'none'} ({found.why})"
+    derived = found.derived
+    tool = found.format or (
+        "derived from the chat template"
+        if found.tool_syntax == "derived"
+        else "none found (sniffed from the text)"
     )
+    reasoning = found.reasoning or (
+        "derived from the chat template"
+        if derived is not None and derived.reasoning is not None
+        else "none"
+    )
+    note(f"{source}: tool-call format {tool}, reasoning {reasoning} ({found.why})")
     if args.reasoning is not None:
         if found.template is not None:
             note("--reasoning is ignored: the response template decides the reasoning")

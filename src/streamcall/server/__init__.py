@@ -172,6 +172,8 @@ def _banner(config: ServerConfig, host: str, port: int, workers: int, replay: bo
         fmt += " (the checkpoint's response template)"
     elif config.format == "auto":
         fmt += " (sniffed from each answer)"
+    elif config.format == "derived":
+        fmt += " (read off the checkpoint's chat template by rendering it)"
     lines.append(
         f"  tool-call format: {fmt}; "
         f"reasoning: {config.reasoning or 'routed from each request model'}; workers: {workers}"

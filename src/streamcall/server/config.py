@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from streamcall import bundled
+from streamcall.derive.build import DERIVED
 from streamcall.detect import detect
 from streamcall.prompt import Prompter, load_chat_template
 from streamcall.toolchoice import unknown_calls_error
@@ -67,6 +68,10 @@ class ServerConfig:
     #: a checkpoint's response template (``--model-dir``): every answer is parsed with the
     #: ``hf`` format built from it, and ``format``/``reasoning`` say ``hf``
     response_template: dict[str, Any] | None = None
+    #: a checkpoint's syntax derived from its chat template (``--model-dir``, no
+    #: fingerprint known; ``streamcall.derive.Derived``): where ``format`` or
+    #: ``reasoning`` says ``derived``, answers are parsed with it
+    derived: Any = None
     #: the checkpoint directory (``--model-dir``); with ``upstream_tools="render"`` its chat
     #: template renders every prompt
     model_dir: str | None = None
@@ -114,7 +119,7 @@ def prompter_for(config: ServerConfig) -> Prompter:
     each request's ``model`` (a request whose model routes to none gets a 400)."""
     from streamcall.prompt import FAMILIES, family_for
 
-    fmt = config.format if config.format not in (None, "auto", "hf") else None
+    fmt = config.format if config.format not in (None, "auto", "hf", DERIVED) else None
     if config.model_dir:
         return Prompter(template=load_chat_template(config.model_dir), format=fmt)
     if fmt is not None and family_for(fmt) is None:
@@ -131,8 +136,10 @@ def config_with_model_dir(config: ServerConfig, directory: str | os.PathLike[str
     """``config`` with the formats ``detect`` reads off a checkpoint directory (an explicit
     ``format`` or ``reasoning`` in ``config`` wins); returns it with ``detect``'s reason.
 
-    A response template decides both (``hf``). No tool-call format found: ``auto``, the
-    format sniffed from each answer; no reasoning format found: none.
+    A response template decides both (``hf``). No tool-call format found: the syntax
+    derived from the chat template by rendering it (``derived``; ``streamcall.derive``),
+    else ``auto``, the format sniffed from each answer; no reasoning format found: the
+    derived reasoning markers, else none.
     """
     found = detect(Path(directory))
     if found.template is not None:
@@ -143,11 +150,15 @@ def config_with_model_dir(config: ServerConfig, directory: str | os.PathLike[str
             response_template=found.template,
             model_dir=str(directory),
         )
+    derived = found.derived
+    calls = found.format is None and derived is not None and derived.calls is not None
+    reasons = found.reasoning is None and derived is not None and derived.reasoning is not None
     return dataclasses.replace(
         config,
-        format=config.format or found.format or "auto",
-        reasoning=config.reasoning or found.reasoning or "none",
+        format=config.format or found.format or (DERIVED if calls else "auto"),
+        reasoning=config.reasoning or found.reasoning or (DERIVED if reasons else "none"),
         model_dir=str(directory),
+        derived=derived if calls or reasons else None,
     )
 
 

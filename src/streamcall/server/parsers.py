@@ -5,7 +5,8 @@ In order, the first that applies:
 1. ``--model-dir`` with a response template: the ``hf`` format built from it (its
    reasoning as ``detect`` read it);
 2. ``--format`` / ``--reasoning`` given to the proxy (``--model-dir`` without a response
-   template fills these from the checkpoint's chat template);
+   template fills these from the checkpoint's chat template: a format name, or
+   ``derived``, the syntax read off the template by rendering it, ``config.derived``);
 3. the bundled examples' models, for the built-in replay upstream (``config.models``);
 4. the request's ``model`` id, routed (``format_for_model``,
    ``reasoning_format_for_model``).
@@ -26,6 +27,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from streamcall.derive.build import DERIVED
 from streamcall.detect import Detected, stream_parser_for
 from streamcall.formats.registry import format_for_model
 from streamcall.reasoning import reasoning_format_for_model
@@ -81,6 +83,24 @@ def parser_for(
             request=body,
             tool_choice=body.get("tool_choice"),
             unknown_calls=config.unknown_calls,
+        )
+    derived = (choice.tool_format, choice.reasoning_format)
+    if config.derived is not None and DERIVED in derived:
+        found = Detected(
+            None if choice.tool_format == DERIVED else choice.tool_format,
+            None if choice.reasoning_format == DERIVED else choice.reasoning_format,
+            None,
+            "--model-dir",
+            derived=config.derived,
+        )
+        return stream_parser_for(
+            found,
+            tools=body.get("tools"),
+            id_prefix=prefix,
+            request=body,
+            tool_choice=body.get("tool_choice"),
+            unknown_calls=config.unknown_calls,
+            generation_prompt=prompt,
         )
     try:
         return StreamParser(

@@ -1,0 +1,356 @@
+"""The call and reasoning syntax of a chat template no fingerprint knows, read by rendering it.
+
+``derive(template)`` renders probe conversations through the sandboxed renderer
+(``probes.py``), reads the markers and the layout of a call off the renderings
+(``calls.py``) and the reasoning markers and the generation prompt's opening (here), and
+configures an existing engine with what it found (``build.py``). Then it checks the
+parser on the template's own rendering of the probe calls: the parser must read back
+exactly the calls the template was given (names and arguments, typed by the probe's
+schema), and the derived reasoning parser exactly the reasoning. A syntax that fails the
+check is refused: a wrong parser is worse than none.
+
+The answer, a ``Derived``, is data: ``calls`` (a ``CallSyntax``, or None with the
+``refusal`` saying why: ``no-tools`` when the template renders no calls, ``prose``,
+``beyond`` for a grammar no engine reads, ``unknown`` when it cannot tell, as for a
+template that fails to render), and ``reasoning`` (a ``ReasoningSyntax``, or None).
+``Derived.tool_parser`` and ``Derived.reasoning_parser`` make the parsers;
+``Derived.response_template`` writes the syntax as a Hugging Face response template where
+the spec's shapes express it (``export.py``).
+
+Rendering is the cost: about ten renders of the template, each a few milliseconds
+(docs/performance.md). Nothing is cached across calls of ``derive``; ``detect`` derives
+once per checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from streamcall.derive.build import DERIVED, parser_class, reasoning_spec
+from streamcall.derive.calls import CallSyntax, Refusal, cut_left, read_calls
+from streamcall.derive.probes import (
+    ARGS,
+    NAMES,
+    REASONING,
+    RESULT,
+    TOOLS,
+    USER,
+    Probes,
+    common_prefix,
+    common_suffix,
+    marker_after,
+    marker_before,
+)
+from streamcall.events import Event, Reasoning, Text, ToolCallEnd, ToolCallStart
+from streamcall.formats.engines.base import ToolParser, Tools
+from streamcall.reasoning._engine import MarkerReasoningParser, ReasoningParser
+
+__all__ = [
+    "DERIVED",
+    "CallSyntax",
+    "Derived",
+    "ReasoningSyntax",
+    "Refusal",
+    "calls_mismatch",
+    "derive",
+    "probe_args_match",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningSyntax:
+    """A template's reasoning markers, and whether its generation prompt opens them."""
+
+    start: str
+    end: str
+    #: the generation prompt opens reasoning: by default, with thinking on, with it off
+    #: (None where that prompt ends with neither marker)
+    opens: bool | None
+    opens_thinking: bool | None
+    opens_not_thinking: bool | None
+
+    def prompt_opened(self, thinking: bool | None = None) -> bool:
+        """Whether the output starts inside reasoning, for a request's thinking switch."""
+        said = (
+            self.opens
+            if thinking is None
+            else self.opens_thinking
+            if thinking
+            else self.opens_not_thinking
+        )
+        return bool(said)
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """What ``derive`` read off a template (module docstring)."""
+
+    calls: CallSyntax | None
+    reasoning: ReasoningSyntax | None
+    #: why ``calls`` is None
+    refusal: Refusal | None = None
+    #: the model text the template renders for the probe's two calls, and for its
+    #: reasoning (markers included): what the derived parsers were checked on
+    sample: str = field(default="", compare=False, repr=False)
+    reasoning_sample: str = field(default="", compare=False, repr=False)
+    #: what the generation prompt writes to start the assistant's turn, after a user's turn
+    #: and after a tool's result alike (a response template's start anchor)
+    prompt_start: str = field(default="", compare=False, repr=False)
+
+    def tool_parser(self, tools: Tools | None = None, *, id_prefix: str = "call_") -> ToolParser:
+        """A fresh parser for the derived call syntax (``ValueError`` if none)."""
+        if self.calls is None:
+            why = self.refusal.why if self.refusal else "no call syntax"
+            raise ValueError(f"no derived tool-call parser: {why}")
+        return parser_class(self.calls)(tools, id_prefix=id_prefix)
+
+    def reasoning_parser(
+        self,
+        *,
+        prompt_opened: bool | None = None,
+        request: Any = None,
+        thinking: bool | None = None,
+        prompt: str | None = None,
+    ) -> ReasoningParser:
+        """A fresh parser for the derived reasoning markers (``ValueError`` if none).
+
+        The output starts inside reasoning when ``prompt_opened`` says so; else when the
+        generation ``prompt`` ends with the start marker (not with the end marker); else
+        when the template's generation prompt opens it for the thinking switch
+        (``thinking``, or the request's ``chat_template_kwargs``)."""
+        r = self.reasoning
+        if r is None:
+            raise ValueError("no derived reasoning markers")
+        if prompt_opened is None and prompt:
+            prompt_opened = _opens(prompt, r.start, r.end)
+        if prompt_opened is None:
+            prompt_opened = r.prompt_opened(_thinking(request, thinking))
+        spec = reasoning_spec(r.start, r.end, prompt_opened)
+        return MarkerReasoningParser(spec, prompt_opened=prompt_opened)
+
+    def response_template(self) -> dict[str, Any] | None:
+        """The derived syntax as a Hugging Face response template, where the spec's shapes
+        express it (``derive.export``); None where they do not, or with no call syntax."""
+        from streamcall.derive.export import response_template
+
+        if self.calls is None:
+            return None
+        r = self.reasoning
+        return response_template(self.calls, self.prompt_start, (r.start, r.end) if r else None)
+
+    def describe(self) -> str:
+        """The derived syntax in words, one line per part."""
+        lines: list[str] = []
+        c = self.calls
+        if c is not None:
+            lines.append(f"layout: {c.layout}")
+            if any(c.block):
+                lines.append(f"block markers: {c.block[0]!r} … {c.block[1]!r}")
+            if any(c.call):
+                lines.append(f"call markers: {c.call[0]!r} … {c.call[1]!r}")
+            lines.append(f"between parallel calls: {c.separator!r}")
+            if c.layout == "json":
+                lines.append(f"keys: name {c.name_key!r}, arguments {c.args_key!r}")
+            if c.layout == "header_json":
+                lines.append(f"between name and arguments: {c.name_end!r}")
+            if c.layout == "xml_params":
+                lines.append(f"after the name: {c.name_end!r}; parameter: {c.param!r}")
+            if c.layout == "gemma":
+                lines.append(f"string quote: {c.quote!r}")
+        elif self.refusal is not None:
+            lines.append(f"calls: refused ({self.refusal.kind}): {self.refusal.why}")
+        r = self.reasoning
+        if r is not None:
+            lines.append(f"reasoning markers: {r.start!r} … {r.end!r}")
+            lines.append(
+                f"generation prompt opens reasoning: {_said(r.opens)} by default, "
+                f"{_said(r.opens_thinking)} with thinking on, "
+                f"{_said(r.opens_not_thinking)} with it off"
+            )
+        return "\n".join(lines)
+
+
+def _thinking(request: Any, thinking: bool | None) -> bool | None:
+    """The thinking switch: ``thinking``, else the request's ``chat_template_kwargs``
+    (``enable_thinking`` or ``thinking``, the names templates read)."""
+    if thinking is not None or not isinstance(request, Mapping):
+        return thinking
+    kwargs = request.get("chat_template_kwargs")
+    if isinstance(kwargs, Mapping):
+        for key in ("enable_thinking", "thinking"):
+            if isinstance(kwargs.get(key), bool):
+                return bool(kwargs[key])
+    return None
+
+
+def _said(value: bool | None) -> str:
+    return "yes" if value else "no"
+
+
+def derive(template: Any) -> Derived:
+    """Read a template's call and reasoning syntax by rendering it (module docstring).
+
+    ``template`` is a ``ChatTemplate`` or a template's text. Never raises on a template:
+    one that cannot be read is ``Refusal("unknown", ...)``.
+    """
+    try:
+        from streamcall.prompt.jinja import ChatTemplate
+    except ImportError as exc:  # pragma: no cover - jinja2 comes with the server extra
+        return Derived(None, None, Refusal("unknown", f"cannot render templates: {exc}"))
+    if isinstance(template, str):
+        template = ChatTemplate.from_string(template)
+    probes = Probes(template)
+    try:
+        reasoning, said = _read_reasoning(probes)
+        found = read_calls(probes, (reasoning.start, reasoning.end) if reasoning else ())
+    except Exception as exc:  # a template's surprise must not become the caller's
+        return Derived(None, None, Refusal("unknown", f"the probes failed: {exc}"))
+    if isinstance(found, Refusal):
+        return Derived(None, reasoning, found, "", said)
+    syntax, sample = found
+    why = _check_calls(syntax, sample.text)
+    if why is not None:
+        return Derived(None, reasoning, Refusal("beyond", why), sample.text, said)
+    start = _assistant_start(probes, reasoning)
+    return Derived(syntax, reasoning, None, sample.text, said, start)
+
+
+def _assistant_start(probes: Probes, reasoning: ReasoningSyntax | None) -> str:
+    """What the generation prompt writes after a user's turn and after a tool's result
+    alike (after a user's turn, where a template writes no header after a tool's result),
+    up to a reasoning block it pre-fills; '' when that holds no word."""
+    after_user, after_tool = probes.opening(None), probes.calls(1)
+    if not after_user or not after_tool:
+        return ""
+    a = after_user[after_user.rfind(USER) + len(USER) :]
+    b = after_tool[after_tool.rfind(RESULT) + len(RESULT) :]
+    for start in (a[len(a) - common_suffix(a, b) :], a):
+        for marker in (reasoning.start, reasoning.end) if reasoning is not None else ():
+            if marker in start:
+                start = start[: start.find(marker)].rstrip()
+        start = cut_left(start).lstrip()
+        if any(c.isalnum() for c in start):
+            return start
+    return ""
+
+
+# -- the check: the parser reads the template's own rendering back ------------------------
+
+
+def _check_calls(syntax: CallSyntax, sample: str) -> str | None:
+    try:
+        parser = parser_class(syntax)(TOOLS)
+        events = parser.feed(sample) + parser.finish()
+    except Exception as exc:  # an engine that refuses the configuration
+        return f"no engine takes the syntax read ({exc})"
+    return calls_mismatch(events)
+
+
+def calls_mismatch(events: list[Event]) -> str | None:
+    """Why ``events`` are not the probe's two calls (None when they are)."""
+    names = [e.name for e in events if isinstance(e, ToolCallStart)]
+    ends = [e for e in events if isinstance(e, ToolCallEnd)]
+    if names != list(NAMES):
+        return f"the parser read the calls {names} back, not {list(NAMES)}"
+    for e in ends:
+        if e.incomplete or not probe_args_match(json.loads(e.arguments)):
+            return f"the parser read the arguments {e.arguments} back, not {json.dumps(ARGS)}"
+    text = "".join(e.text for e in events if isinstance(e, Text)).strip()
+    if text:
+        return f"the parser left {text[:60]!r} of the calls' markup as text"
+    return None
+
+
+def probe_args_match(got: dict[str, Any]) -> bool:
+    """The probe's arguments, each as given or as the template spelled it in Python
+    (``None``, ``True``: a template that writes ``value|string`` loses the type, not the
+    parser)."""
+    if got.keys() != ARGS.keys():
+        return False
+    return all(got[k] == v or got[k] == _python(v) for k, v in ARGS.items())
+
+
+def _python(value: Any) -> Any:
+    return str(value) if value is None or isinstance(value, bool) else value
+
+
+# -- reasoning ----------------------------------------------------------------------------
+
+
+def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
+    """The reasoning markers around the probe's reasoning, and the prompts' openings; and
+    the reasoning block the template renders, which the derived parser must read back."""
+    with_r = probes.reasoning()
+    start = end = sample = ""
+    if with_r is not None and REASONING in with_r:
+        at = with_r.find(REASONING, max(with_r.find(USER), 0))
+        thinking = with_r is not probes.calls(1, reasoning=True)
+        base = probes.calls(1, thinking=thinking) or ""
+        common = common_prefix(base, with_r)
+        after_at = at + len(REASONING)
+        tail = common_suffix(base, with_r)
+        tail = min(tail, len(base) - common, len(with_r) - after_at)
+        before, after = with_r[common:at].strip(), with_r[after_at : len(with_r) - tail].strip()
+        start = before if _one_marker(before) else marker_before(with_r[:at])
+        end = after if _one_marker(after) else marker_after(with_r[after_at:])
+        first = with_r.rfind(start, 0, at) if start else -1
+        last = with_r.find(end, after_at) if end else -1
+        if first >= 0 and last >= 0:
+            sample = with_r[first : last + len(end)]
+    else:
+        # not rendered in the history: the opener the generation prompt writes with thinking
+        # on, and its closing tag where the template writes one
+        prompt = probes.opening(True)
+        start = marker_before(prompt) if prompt else ""
+        close = "</" + start[1:] if start.startswith("<") and not start.startswith("</") else ""
+        end = close if close and close in "".join(probes.template.templates.values()) else ""
+    if not (_tag(start) and _tag(end)) or start == end:
+        return None, ""
+    if sample:
+        parser = MarkerReasoningParser(reasoning_spec(start, end, False), prompt_opened=False)
+        events = parser.feed(sample) + parser.finish()
+        text = "".join(e.text for e in events if isinstance(e, Text))
+        if text.strip() or not reasoning_events_match(events, REASONING):
+            return None, ""
+    syntax = ReasoningSyntax(
+        start,
+        end,
+        _opens(probes.opening(None), start, end),
+        _opens(probes.opening(True), start, end),
+        _opens(probes.opening(False), start, end),
+    )
+    return syntax, sample
+
+
+def _one_marker(text: str) -> bool:
+    return bool(text) and not any(c.isspace() for c in text) and _tag(text)
+
+
+def _tag(text: str) -> bool:
+    """A reasoning marker is a tag: bracketed, with no blank inside."""
+    return (
+        len(text) >= 3
+        and text[0] in "<["
+        and text[-1] in ">]"
+        and not any(c.isspace() for c in text)
+    )
+
+
+def _opens(prompt: str | None, start: str, end: str) -> bool | None:
+    if not prompt:
+        return None
+    tail = prompt.rstrip()
+    if tail.endswith(start):
+        return True
+    if tail.endswith(end):
+        return False
+    return None
+
+
+def reasoning_events_match(events: list[Event], expected: str) -> bool:
+    """Whether ``events`` carry exactly ``expected`` as reasoning (blanks at the edges aside)."""
+    text = "".join(e.text for e in events if isinstance(e, Reasoning))
+    return text.strip() == expected

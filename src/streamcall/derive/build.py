@@ -1,0 +1,111 @@
+"""A derived syntax made a parser: the engine's configuration a format file would write.
+
+Each layout is one engine (``calls.py``'s table); a derived format is a subclass of it
+whose class attributes are the markers found, exactly as ``formats/hermes.py`` or
+``formats/deepseek.py`` declare theirs, so the grammar, the hold-back rules and linear
+time are the engine's. Nothing here reads text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from streamcall.derive.calls import CallSyntax
+from streamcall.formats.engines.base import ToolParser
+from streamcall.formats.engines.header_json import HeaderJsonParser
+from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.py_calls import PythonicCallsParser
+from streamcall.formats.engines.xml_params import XmlParamsParser
+from streamcall.formats.gemma4 import GemmaFourParser
+from streamcall.reasoning._engine import ReasoningSpec
+
+__all__ = ["DERIVED", "parser_class", "reasoning_spec"]
+
+#: the format name a derived parser answers to
+DERIVED = "derived"
+_NAMES = (DERIVED,)
+_FAMILY = "derived from the checkpoint's chat template"
+
+
+def parser_class(syntax: CallSyntax) -> type[ToolParser]:
+    """The engine subclass configured by ``syntax``."""
+    attrs: dict[str, Any] = {"names": _NAMES, "family": _FAMILY}
+    base: type[ToolParser]
+    block_open, block_close = syntax.block
+    call_open, call_close = syntax.call
+    if syntax.layout == "json":
+        base = JsonCallsParser
+        attrs.update(
+            START=(call_open or block_open,),
+            END=(call_close or block_close) or None,
+            NAME_KEYS=(syntax.name_key,),
+            ARGS_KEYS=(syntax.args_key,),
+        )
+    elif syntax.layout == "gemma":
+        base = GemmaFourParser
+        attrs.update(START=call_open, END=call_close, QUOTE=syntax.quote)
+    elif syntax.layout == "pythonic":
+        base = PythonicCallsParser
+        if block_open:
+            attrs.update(START=(block_open,), END=block_close or None)
+        else:
+            attrs.update(LIST_AT_START=True, WHOLE_OUTPUT=True)
+    elif syntax.layout == "header_json":
+        base = HeaderJsonParser
+        attrs.update(
+            SECTION_START=(block_open,) if block_open else (),
+            SECTION_END=block_close or None,
+            CALL_START=call_open or None,
+            CALL_OPENS_SECTION=bool(call_open),
+            HEADER_END=(syntax.name_end,) if syntax.name_end else (),
+            HEADER_BRACE=not syntax.name_end,
+            ARGS_SUFFIX=syntax.args_suffix or None,
+            CALL_END=call_close or None,
+        )
+    elif syntax.layout == "xml_params":
+        base = XmlParamsParser
+        attrs.update(_xml_attrs(syntax))
+    else:
+        raise ValueError(f"no engine reads the layout {syntax.layout!r}")
+    return type("DerivedParser", (base,), attrs)
+
+
+def _xml_attrs(syntax: CallSyntax) -> dict[str, Any]:
+    popen, mid, pclose = syntax.param
+    end = syntax.name_end
+    if end:
+        # the name runs up to END's first character (never across a tag or a line)
+        stop = re.escape(end[0])
+        header = re.compile(rf"\s*+(?P<name>[^<>\s{stop}]++)\s*+{_blanks(end)}")
+        no_header = None
+    else:
+        # the name ends at its line's end or at the next tag (GLM's form)
+        header = re.compile(
+            r"\s*+(?P<name>[^<\s](?:[^<\s]++|[^\S\n]++(?=[^<\s]))*+)[^\S\n]*+(?:\n|(?=<))"
+        )
+        no_header = re.compile(r"\s*<")
+    stop = re.escape(mid[0])
+    return {
+        "BLOCK_OPEN": syntax.block[0] or None,
+        "BLOCK_CLOSE": syntax.block[1] or None,
+        "BARE_CALLS": bool(syntax.block[0]),
+        "CALL_OPEN": (syntax.call[0],),
+        "CALL_HEADER": header,
+        "NO_HEADER": no_header,
+        "CALL_CLOSE": syntax.call[1],
+        "PARAM_OPEN": (popen,),
+        "PARAM_HEADER": re.compile(rf"(?P<key>[^<>\n{stop}]*+){_blanks(mid)}"),
+        "PARAM_CLOSE": pclose,
+        "STRIP_NEWLINES": syntax.value_newlines,
+    }
+
+
+def _blanks(literal: str) -> str:
+    """A regex for ``literal`` whose runs of blanks match any run of blanks."""
+    return r"\s*+".join(re.escape(part) for part in literal.split())
+
+
+def reasoning_spec(start: str, end: str, opened: bool) -> ReasoningSpec:
+    """The reasoning engine's row for markers read off a template."""
+    return ReasoningSpec(DERIVED, family=_FAMILY, start=(start,), end=(end,), opened=opened)
