@@ -46,7 +46,7 @@ from streamcall.text.jsonstring import (
     json_quote,
     raw_offset,
 )
-from streamcall.text.loop import FeedLoop, Step, StepFn, not_text
+from streamcall.text.loop import FeedLoop, Step, StepFn, not_text, step_table
 from streamcall.text.markers import (
     MarkerFinder,
     PartialMarkers,
@@ -101,6 +101,7 @@ __all__ = [
     "not_text",
     "partial_marker_len",
     "raw_offset",
+    "step_table",
     "tagged_member_pattern",
     "too_deep",
 ]

@@ -50,12 +50,19 @@ from typing import TypeAlias
 from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text
 
-__all__ = ["FeedLoop", "Step", "StepFn", "not_text"]
+__all__ = ["FeedLoop", "Step", "StepFn", "not_text", "step_table"]
 
 #: what a step returns: the position it stopped at, and whether to hold ``buf[pos:]``
 Step: TypeAlias = tuple[int, bool]
 #: a step: ``(buf, pos, out, final) -> (pos, hold)``
 StepFn: TypeAlias = Callable[[str, int, list[Event], bool], Step]
+
+
+def step_table(steps: Sequence[StepFn]) -> list[StepFn]:
+    """A parser's step table as the list it is, for an engine that sets a step in place
+    (the feed loop reads the same list, so the change counts from the next step)."""
+    assert isinstance(steps, list), "a step table changed in place is a list"
+    return steps
 
 
 def not_text(value: object) -> TypeError:

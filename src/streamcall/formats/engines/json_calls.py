@@ -122,10 +122,10 @@ from streamcall.text import (
     JsonScan,
     MarkerFinder,
     Step,
-    StepFn,
     cut_marker,
     fast,
     partial_marker_len,
+    step_table,
 )
 from streamcall.text.args import BLANK, BROKEN, MORE, EncodedArgs, release_junk
 from streamcall.text.jsonstring import nested_string_cut, nested_string_run
@@ -212,7 +212,7 @@ class JsonCallsParser(ToolParser):
         # A started call's arguments are read by the text layer's ARGS step (``ArgsStep``,
         # calling back ``_args_ended``), arguments before the name by ``_read_object_args``.
         self._arg_step = ArgsStep(None, self._args_ended)
-        self._table: list[StepFn] = [
+        self._steps = [
             self._read_text,
             self._read_body,
             self._read_key,
@@ -224,7 +224,6 @@ class JsonCallsParser(ToolParser):
             self._read_string_args,
             self._read_after_member,
         ]
-        self._steps = self._table  # (one list: mypyc types ``_steps`` as a Sequence)
         self._reset_object()
 
     def _reset_object(self) -> None:
@@ -458,10 +457,10 @@ class JsonCallsParser(ToolParser):
                 if self._name is not None:
                     self._begin(out)
                     self._args = self._arg_step.open(self._index)
-                    self._table[ARGS] = self._arg_step.step
+                    step_table(self._steps)[ARGS] = self._arg_step.step
                 else:
                     self._args = ArgsStreamer()
-                    self._table[ARGS] = self._read_object_args
+                    step_table(self._steps)[ARGS] = self._read_object_args
                 self._mode = ARGS
                 return pos, False
             if c == '"':

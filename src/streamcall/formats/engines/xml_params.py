@@ -133,6 +133,7 @@ from streamcall.text import (
     StepFn,
     StopMarkers,
     header_match,
+    step_table,
     tagged_member_pattern,
 )
 
@@ -205,7 +206,6 @@ class XmlParamsParser(XmlArgs):
         super().__init__(tools, id_prefix=id_prefix)
         cls = type(self)
         self._delta: list[str] = []  # argument pieces of this chunk, not yet an event
-        self._table: list[StepFn] = []
         self._setup_markers()
         # With MARKER_SUFFIX, text is searched for BLOCK_OPEN without its ``>`` (the stem).
         self._stem = (
@@ -213,7 +213,7 @@ class XmlParamsParser(XmlArgs):
         )
         self._setup_text_finder()
         self._reset_reading()
-        self._table = [
+        self._steps = [
             self._read_text,
             self._read_region,
             self._read_suffix,
@@ -230,7 +230,6 @@ class XmlParamsParser(XmlArgs):
             self._read_json_args,
             self._read_after_args,
         ]
-        self._steps = self._table
 
     def _reset_reading(self) -> None:
         """The reading state of a fresh stream: ``__init__``'s, and again for an engine
@@ -317,10 +316,10 @@ class XmlParamsParser(XmlArgs):
             )
             self._value_group = members.value
             self._read_params = members.step
-        if self._table:
+        if self._steps:
             # Markers set again (``_use_suffix``), maybe inside ``feed``: the PARAMS step
             # is new, in the same table (a list, which the feed loop holds as it reads).
-            self._table[PARAMS] = self._read_params
+            step_table(self._steps)[PARAMS] = self._read_params
 
     # -- the chunk's argument pieces ---------------------------------------------------------
 
