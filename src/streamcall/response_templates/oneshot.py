@@ -47,6 +47,7 @@ from streamcall.response_templates.tooltypes import (
     coerce_tool_calls,
     tool_parameters,
 )
+from streamcall.response_templates.versions import Rules, rules_for
 
 __all__ = [
     "MatchKey",
@@ -74,19 +75,25 @@ class Message:
     The one-shot reader and a streaming one share it: ``close`` is called with each
     region's whole body, ``finish`` once at the end."""
 
-    __slots__ = ("output", "parameters", "template")
+    __slots__ = ("output", "parameters", "rules", "template")
 
-    def __init__(self, template: ResponseTemplate, parameters: ToolParameters) -> None:
+    def __init__(
+        self, template: ResponseTemplate, parameters: ToolParameters, rules: Rules | None = None
+    ) -> None:
         self.template = template
         self.parameters = parameters
+        self.rules = rules_for(None) if rules is None else rules
         self.output: dict[str, Any] = template.defaults()
 
     def close(self, field: Field, body: str, captures: Mapping[str, str]) -> Any:
         """Parse a closed region's body, type its calls, store it; returns the value."""
-        value = region_value(body, field, captures)
-        if self.parameters:
+        rules = self.rules
+        value = region_value(body, field, captures, rules)
+        if self.parameters and rules.types_region(field.content, field.content_args):
             try:
-                value = coerce_tool_calls(value, self.parameters)
+                value = coerce_tool_calls(
+                    value, self.parameters, keep_strings=rules.keeps_strings(field.content)
+                )
             except Exception as exc:  # e.g. RecursionError from a deeply nested argument
                 named = name_field(exc, field.name)
                 if named is exc:
@@ -258,6 +265,7 @@ def parse_response(
     *,
     prefix: str | None = None,
     tools: Iterable[Any] | None = None,
+    transformers_version: str | None = None,
 ) -> dict[str, Any]:
     """The message dict a response template reads from a whole model output.
 
@@ -267,14 +275,17 @@ def parse_response(
     content parser rejects raises what that parser raises; messages name the field).
     ``prefix`` is the prompt that came before the output and is required, as there;
     ``prefix=""`` says there was none. ``tools`` (OpenAI-style function tools) type the
-    arguments of the calls read. docs/response-templates.md lists where the two differ."""
+    arguments of the calls read. ``transformers_version`` picks the release whose reading
+    this follows (``"5.24"``, ``"5.25.0"``, ``transformers.__version__``; the newest, 5.25,
+    by default: ``versions``). docs/response-templates.md lists where the two differ."""
     compiled = compile_template(template)
+    rules = rules_for(transformers_version)
     if prefix is None:
         raise ValueError(PREFIX_REQUIRED)
     parameters = tool_parameters(tools)
     whole = prefix_remainder(compiled, prefix) if prefix else ""
     if text:
         whole += text
-    message = Message(compiled, parameters)
+    message = Message(compiled, parameters, rules)
     _Reader(compiled, message, whole).run()
     return message.finish()

@@ -95,6 +95,7 @@ from streamcall.response_templates.oneshot import (
 )
 from streamcall.response_templates.spec import Field, ResponseTemplate, compile_template
 from streamcall.response_templates.tooltypes import tool_parameters
+from streamcall.response_templates.versions import rules_for
 from streamcall.response_templates.watch import (
     LOOKBEHIND,
     Match,
@@ -132,8 +133,10 @@ class ResponseStream:
         prefix: str = "",
         id_prefix: str = "call_",
         reasoning_only: bool = False,
+        transformers_version: str | None = None,
     ) -> None:
         self.template = compiled = compile_template(template)
+        rules = rules_for(transformers_version)
         # Only the thinking fields are read out: everything else is released as written
         # (anchors included), for a tool parser after it (``reasoning_parser("hf")``).
         self._reasoning_only = reasoning_only
@@ -151,7 +154,7 @@ class ResponseStream:
                 f"text, which the regex package gives: {_patterns.EXTRA_HINT}"
             )
         self._tools = list(tools or [])
-        self._message = Message(compiled, tool_parameters(self._tools))
+        self._message = Message(compiled, tool_parameters(self._tools), rules)
         self._error: Exception | None = None
         self._id_prefix = id_prefix
         self._calls = 0
@@ -630,12 +633,16 @@ def response_parser(
     *,
     tools: Iterable[Any] | None = None,
     prefix: str = "",
+    transformers_version: str | None = None,
 ) -> ResponseStream:
     """A streaming reader of ``template``: ``feed(text) -> events``, ``finish()``.
 
     The coalesced events give ``parse_response``'s ``content``, ``thinking`` (or
     ``reasoning_content``) and ``tool_calls`` for the same text, in every chunking (the
     module says where a field that does not repeat differs); ``message()`` gives its whole
-    dict. Raises ``ValueError`` for an invalid template, or for pattern anchors without the
-    ``regex`` package (``pip install 'streamcall[templates]'``)."""
-    return ResponseStream(template, tools=tools, prefix=prefix)
+    dict. ``transformers_version`` picks the release whose reading this follows, as for
+    ``parse_response``. Raises ``ValueError`` for an invalid template or version, or for
+    pattern anchors without the ``regex`` package (``pip install 'streamcall[templates]'``)."""
+    return ResponseStream(
+        template, tools=tools, prefix=prefix, transformers_version=transformers_version
+    )
