@@ -98,7 +98,7 @@ class Message:
         value = region_value(body, field, captures, rules)
         if self.strip:
             value = strip_markers(value)
-        if self.parameters and rules.types_region(field.content, field.content_args):
+        if self.parameters and rules.types_region(field.content_args):
             try:
                 value = coerce_tool_calls(
                     value, self.parameters, keep_strings=rules.keeps_strings(field.content)

@@ -16,6 +16,9 @@ What 5.25 changed in the reading of text (``utils/chat_parsing``):
 - The ``json`` and ``python-call-list`` parsers tell a quoted string from a literal, so the
   tools' typing leaves a parameter whose types allow ``string`` as it was read (5.24 casts
   a string value to the first type it fits, ``"5"`` to ``5`` for ``["integer", "string"]``).
+
+5.25 also reads token ids, where a control token spelled out with ordinary tokens is text;
+streamcall takes token-tagged text for that in either release's rules (``control``).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ class Rules:
     value_parser_by: bool
     typed_parsers_keep_strings: bool
 
-    def types_region(self, content: str, content_args: object) -> bool:
+    def types_region(self, content_args: object) -> bool:
         """Whether a closed region of this field is typed by the request's tools."""
         if not self.value_parser_by:
             return True
