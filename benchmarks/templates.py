@@ -19,8 +19,8 @@ Shapes:
   Nemotron 3), the prompt having written ``<think>\\n``.
 
 transformers is not in the ``bench`` extra (it is 300 MB without torch): run this with the
-interpreter of ``.venv-transformers``, which ``scripts/test-transformers`` makes
-(``.venv-transformers/bin/python -m benchmarks templates``). Where transformers is not
+interpreter of a venv ``scripts/test-transformers VERSION`` makes
+(``.venv-transformers-5.24.0/bin/python -m benchmarks templates``). Where transformers is not
 importable, only streamcall's rows are measured, and the output says so. transformers'
 streaming parser grows faster than linearly (the issue measured an exponent of 2.5 at
 1 MB; on the lookahead shape it takes about a second at 4 KB, with an exponent of about
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     if version is None:
         print(
             "transformers is not importable here: streamcall only (run with "
-            ".venv-transformers/bin/python, made by scripts/test-transformers)"
+            ".venv-transformers-5.24.0/bin/python, made by scripts/test-transformers)"
         )
     else:
         print(

@@ -188,6 +188,114 @@ CONSTRUCTED: dict[str, tuple[dict[str, Any], list[str]]] = {
             "<calls>[f(1)]</calls>",
         ],
     ),
+    # transformers 5.25: xml-inline's value_parser_by, and a field with it left untyped
+    "value_parser_by": (
+        {
+            "start_anchor": "<s>",
+            "fields": {
+                "content": {"repeats": True, "join": ""},
+                "tool_calls": {
+                    "open_pattern": '<call name="(?P<name>\\w+)">',
+                    "close": "</call>",
+                    "repeats": True,
+                    "content": "xml-inline",
+                    "content_args": {
+                        "tag_pattern": '<arg name="(?P<key>\\w+)"(?: type="(?P<type>\\w+)")?>'
+                        "(?P<value>.*?)</arg>",
+                        "value_parser": {"name": "text"},
+                        "value_parser_by": {
+                            "group": "type",
+                            "parsers": {"int": {"name": "int"}, "json": {"name": "json"}},
+                        },
+                        "merge_duplicates": True,
+                    },
+                    "transform": {
+                        "type": "function",
+                        "function": {"name": "{name}", "arguments": "{content}"},
+                    },
+                },
+            },
+        },
+        [
+            '<call name="get_weather"><arg name="city">Paris</arg>'
+            '<arg name="days" type="int"> 3 </arg><arg name="x" type="str">5</arg>'
+            '<arg name="tags" type="json">["a", 1]</arg></call>',
+            'Hi<call name="f"><arg name="x">7</arg><arg name="x">8</arg>'
+            '<arg name="hour" type="int">x</arg></call>',
+            '<call name="ping"><arg name="days">4</arg><arg name="y" type="json">null</arg></call>',
+        ],
+    ),
+    "value_parser_by_unknown_group": (
+        {
+            "start_anchor": "<s>",
+            "fields": {
+                "content": {},
+                "args": {
+                    "open": "<a>",
+                    "close": "</a>",
+                    "content": "xml-inline",
+                    "content_args": {
+                        "tag_pattern": "<(?P<key>\\w+)>(?P<value>[^<]*)</(?P=key)>",
+                        "value_parser_by": {"group": "kind", "parsers": {}},
+                    },
+                },
+            },
+        },
+        ["<a><x>1</x></a>", "<a>none</a>", "text"],
+    ),
+    "value_parser_by_malformed": (
+        {
+            "start_anchor": "<s>",
+            "fields": {
+                "content": {},
+                "args": {
+                    "open": "<a>",
+                    "close": "</a>",
+                    "content": "xml-inline",
+                    "content_args": {
+                        "tag_pattern": "<(?P<key>\\w+)>(?P<value>[^<]*)</(?P=key)>",
+                        "value_parser_by": {"group": "key", "parsers": ["int"]},
+                    },
+                },
+            },
+        },
+        ["<a><x>1</x></a>", "text"],
+    ),
+    # transformers 5.25: json and python-call-list values keep string-allowing parameters
+    "typed_parsers_keep_strings": (
+        {
+            "start_anchor": "<s>",
+            "fields": {
+                "content": {"repeats": True, "join": ""},
+                "tool_calls": {
+                    "open": "<tool_call>",
+                    "close": "</tool_call>",
+                    "repeats": True,
+                    "content": "json",
+                    "transform": {
+                        "type": "function",
+                        "function": {"name": "{content.name}", "arguments": "{content.arguments}"},
+                    },
+                },
+                "calls": {
+                    "open": "<calls>",
+                    "close": "</calls>",
+                    "content": "python-call-list",
+                    "transform_each": True,
+                    "transform": {
+                        "type": "function",
+                        "function": {"name": "{name}", "arguments": "{arguments}"},
+                    },
+                },
+            },
+        },
+        [
+            '<tool_call>{"name": "f", "arguments": {"x": "5", "days": "3", "city": "7",'
+            ' "y": "null", "tags": ["1", "a"]}}</tool_call>',
+            '<tool_call>{"name": "get_weather", "arguments": {"x": 5, "hour": "2"}}</tool_call>',
+            "<calls>[f(x='5', days='3', city='7'), ping(x=['1', '2'], a='2.5')]</calls>",
+        ],
+    ),
 }
 
 FILLER = [

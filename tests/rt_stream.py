@@ -29,6 +29,15 @@ from streamcall.response_templates.stream import (
 )
 from streamcall.testing import Call, coalesce, run
 
+# The transformers release the reading follows: the installed one (scripts/test-transformers
+# runs these files beside 5.24.0 and 5.25.0), else None, the newest streamcall follows.
+try:
+    from importlib.metadata import PackageNotFoundError, version
+
+    READ_AS: str | None = version("transformers")
+except PackageNotFoundError:
+    READ_AS = None
+
 
 @dataclass(frozen=True)
 class View:
@@ -48,7 +57,12 @@ def outcome(
     template: Any, chunks: list[str], *, prefix: str = "", tools: Any = None
 ) -> tuple[View, Any]:
     """The coalesced events of one chunking as a view, and ``message()``'s outcome."""
-    parser = response_parser(copy.deepcopy(template), tools=copy.deepcopy(tools), prefix=prefix)
+    parser = response_parser(
+        copy.deepcopy(template),
+        tools=copy.deepcopy(tools),
+        prefix=prefix,
+        transformers_version=READ_AS,
+    )
     events = run(parser, chunks)
     items = coalesce(events)
     content = "".join(v for k, v in items if k == "text" and isinstance(v, str))
@@ -68,7 +82,11 @@ def one_shot(template: Any, text: str, *, prefix: str = "", tools: Any = None) -
     """``parse_response``'s outcome: ``("value", dict)`` or ``("raises", type)``."""
     try:
         value = parse_response(
-            text, copy.deepcopy(template), prefix=prefix, tools=copy.deepcopy(tools)
+            text,
+            copy.deepcopy(template),
+            prefix=prefix,
+            tools=copy.deepcopy(tools),
+            transformers_version=READ_AS,
         )
     except Exception as exc:
         return "raises", type(exc)

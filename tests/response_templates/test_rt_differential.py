@@ -13,7 +13,8 @@ type. The texts:
 
 Every case runs in both pattern engines: ``regex`` (what transformers compiles with) and
 Python's ``re``; with ``regex``, the streaming ``response_parser`` is compared with
-transformers' one-shot dict too, whole and in 1- and 7-character chunks (``check_stream``). Needs transformers 5.24 (``scripts/test-transformers``); skipped, with the
+transformers' one-shot dict too, whole and in 1- and 7-character chunks (``check_stream``). Needs transformers 5.24 or 5.25 (``scripts/test-transformers
+VERSION``), whose reading streamcall follows (``transformers_version=``); skipped, with the
 reason, where it is not installed. The one documented difference these inputs could
 reach, a prompt that ends inside a delimiter, is pinned by its own test below.
 """
@@ -31,7 +32,7 @@ from hypothesis import strategies as st
 
 from reference import transformers_ref as ref
 from rt_corpus import Collected, collect, pieces
-from rt_stream import View, every_region, outcome, view
+from rt_stream import READ_AS, View, every_region, outcome, view
 from rt_support import engine_params, pattern_engine
 from streamcall.response_templates import parse_response, response_parser
 from streamcall.testing import chunk_every
@@ -43,9 +44,13 @@ CORPUS = collect()
 PIECES = {entry.id: pieces(entry) for entry in CORPUS}
 
 
-def _run(parse: Any, text: str, template: Any, prefix: str, tools: Any) -> tuple[str, Any]:
+def _run(
+    parse: Any, text: str, template: Any, prefix: str, tools: Any, **kw: Any
+) -> tuple[str, Any]:
     try:
-        value = parse(text, copy.deepcopy(template), prefix=prefix, tools=copy.deepcopy(tools))
+        value = parse(
+            text, copy.deepcopy(template), prefix=prefix, tools=copy.deepcopy(tools), **kw
+        )
     except Exception as exc:
         return "raises", type(exc)
     return "value", json.dumps(value, ensure_ascii=False)
@@ -67,7 +72,9 @@ def _same_error(ours: Any, theirs: Any, engine: str) -> bool:
 def check(entry: Collected, engine: str, text: str, prefix: str = "", tools: Any = None) -> None:
     theirs = _theirs(text, entry.template, prefix, tools)
     with pattern_engine(engine):
-        ours = _run(parse_response, text, entry.template, prefix, tools)
+        ours = _run(
+            parse_response, text, entry.template, prefix, tools, transformers_version=READ_AS
+        )
     context = f"{entry.id} text={text!r} prefix={prefix!r} tools={tools is not None}"
     if ours[0] == theirs[0] == "raises":
         assert _same_error(ours[1], theirs[1], engine), f"{context}: {ours[1]} vs {theirs[1]}"

@@ -10,7 +10,8 @@ content parser with the field's ``content_args``, then through its ``transform``
                 quotes, taken verbatim) and ``unquoted_keys``; ``allow_non_json`` gives the
                 stripped text instead of an error
     xml-inline  every ``tag_pattern`` match: group ``key`` -> group ``value`` (through
-                ``value_parser``), repeated keys merged into a list with
+                ``value_parser``, or from 5.25 the parser ``value_parser_by`` picks by
+                what another group captured), repeated keys merged into a list with
                 ``merge_duplicates``
     kv-lines    ``key<kv_sep>value`` lines split on ``line_sep``
     python-call-list  ``[name(k=v, ...), ...]`` in a strict grammar (``_calllist``)
@@ -35,6 +36,7 @@ from typing import Any
 from streamcall.response_templates import _patterns
 from streamcall.response_templates._calllist import parse_call_list
 from streamcall.response_templates.compiled import STREAMABLE_PARSERS, Field
+from streamcall.response_templates.versions import Rules, rules_for
 
 __all__ = [
     "CONTENT_PARSERS",
@@ -46,6 +48,7 @@ __all__ = [
 ]
 
 ContentParser = Callable[[str, Any], Any]
+NestingParser = Callable[[str, Any, Rules], Any]
 
 # Sentinels standing in for extracted custom-delimited strings during the JSON rewrite.
 _SENTINEL_OPEN, _SENTINEL_CLOSE = "\x01", "\x02"
@@ -131,19 +134,20 @@ def _quote_key(m: re.Match[str]) -> str:
     return f'{m.group(1)}"{m.group(2)}"{m.group(3)}:'
 
 
-def _value(raw: Any, value_parser: Any) -> Any:
+def _value(raw: Any, value_parser: Any, rules: Rules) -> Any:
     """A tag's or line's value through the ``value_parser`` ``{"name", "args"}``."""
     if value_parser is None:
         return raw
-    return parse_content(raw, value_parser.get("name", "text"), value_parser.get("args", {}))
+    return parse_content(raw, value_parser.get("name", "text"), value_parser.get("args", {}), rules)
 
 
-def _xml_inline(text: str, args: Any) -> dict[str, Any]:
+def _xml_inline(text: str, args: Any, rules: Rules) -> dict[str, Any]:
     tag_pattern = args.get("tag_pattern")
     if tag_pattern is None:
         raise ValueError("xml-inline: 'tag_pattern' content_arg is required")
     value_parser = args.get("value_parser")
     merge = args.get("merge_duplicates", False)
+    by_group, by_capture = _value_parser_by(args) if rules.value_parser_by else (None, {})
     out: dict[str, Any] = {}
     merged: set[str] = set()
     for m in _pattern(tag_pattern).finditer(text):
@@ -153,7 +157,16 @@ def _xml_inline(text: str, args: Any) -> dict[str, Any]:
             raise ValueError(
                 f"xml-inline: tag_pattern must have a named group 'key'. Pattern: {tag_pattern}"
             )
-        value = _value(groups.get("value", ""), value_parser)
+        parser = value_parser
+        if by_group is not None:
+            if by_group not in groups:
+                raise ValueError(
+                    f"xml-inline: value_parser_by names group '{by_group}', which tag_pattern "
+                    f"does not define. Pattern: {tag_pattern}"
+                )
+            # no entry for the capture (or no capture): value_parser
+            parser = by_capture.get(groups[by_group], value_parser)
+        value = _value(groups.get("value", ""), parser, rules)
         if merge and key in out:
             if key not in merged:
                 out[key] = [out[key]]
@@ -164,7 +177,23 @@ def _xml_inline(text: str, args: Any) -> dict[str, Any]:
     return out
 
 
-def _kv_lines(text: str, args: Any) -> dict[str, Any]:
+def _value_parser_by(args: Any) -> tuple[str | None, Any]:
+    """(group, capture -> value parser) of ``value_parser_by`` (5.25), checked as 5.25
+    checks it when the region closes."""
+    spec = args.get("value_parser_by")
+    if spec is None:
+        return None, {}
+    group, parsers = spec.get("group"), spec.get("parsers")
+    if not isinstance(group, str) or not isinstance(parsers, dict):
+        raise ValueError(
+            "xml-inline: 'value_parser_by' must be a dict with 'group' (a named group in "
+            "tag_pattern) and 'parsers' (a dict mapping what that group captures to a value "
+            f"parser). Got: {spec!r}"
+        )
+    return group, parsers
+
+
+def _kv_lines(text: str, args: Any, rules: Rules) -> dict[str, Any]:
     line_sep = args.get("line_sep", "\n")
     kv_sep = args.get("kv_sep", ":")
     value_parser = args.get("value_parser")
@@ -174,7 +203,7 @@ def _kv_lines(text: str, args: Any) -> dict[str, Any]:
         if not line or kv_sep not in line:
             continue
         key, value = line.split(kv_sep, 1)
-        out[_text(key, args)] = _value(_text(value, args), value_parser)
+        out[_text(key, args)] = _value(_text(value, args), value_parser, rules)
     return out
 
 
@@ -183,21 +212,29 @@ def _python_call_list(text: str, args: Any) -> list[dict[str, Any]]:
     return parse_call_list(text)
 
 
-CONTENT_PARSERS: Mapping[str, ContentParser] = {
+_LEAF_PARSERS: Mapping[str, ContentParser] = {
     "text": _text,
     "int": _int,
     "float": _float,
     "bool": _bool,
     "json": _json,
-    "xml-inline": _xml_inline,
-    "kv-lines": _kv_lines,
     "python-call-list": _python_call_list,
 }
+# the parsers whose values go through value parsers, and so read by a release's rules
+_NESTING_PARSERS: Mapping[str, NestingParser] = {
+    "xml-inline": _xml_inline,
+    "kv-lines": _kv_lines,
+}
+CONTENT_PARSERS = frozenset(_LEAF_PARSERS) | frozenset(_NESTING_PARSERS)
 
 
-def parse_content(text: Any, name: str, args: Any) -> Any:
-    """``text`` through the content parser ``name`` (a ``KeyError`` for an unknown one)."""
-    return CONTENT_PARSERS[name](text, args)
+def parse_content(text: Any, name: str, args: Any, rules: Rules | None = None) -> Any:
+    """``text`` through the content parser ``name`` (a ``KeyError`` for an unknown one),
+    read by ``rules`` (``versions.rules_for``; the newest release's by default)."""
+    nesting = _NESTING_PARSERS.get(name)
+    if nesting is not None:
+        return nesting(text, args, rules_for(None) if rules is None else rules)
+    return _LEAF_PARSERS[name](text, args)
 
 
 def apply_transform(transform: Any, scope: Mapping[str, Any]) -> Any:
@@ -251,8 +288,8 @@ def validate_transform_strings(scope: str, transform: Any) -> None:
             )
 
 
-def _field_value(body: str, field: Field, captures: Mapping[str, str]) -> Any:
-    value = parse_content(body, field.content, field.content_args)
+def _field_value(body: str, field: Field, captures: Mapping[str, str], rules: Rules | None) -> Any:
+    value = parse_content(body, field.content, field.content_args, rules)
     if field.transform is None:
         return value
     if not field.transform_each:
@@ -273,14 +310,16 @@ def _field_value(body: str, field: Field, captures: Mapping[str, str]) -> Any:
     return out
 
 
-def region_value(body: str, field: Field, captures: Mapping[str, str]) -> Any:
+def region_value(
+    body: str, field: Field, captures: Mapping[str, str], rules: Rules | None = None
+) -> Any:
     """A closed region's value: ``body`` through the field's content parser and transform.
 
     Raises what transformers raises for the same body (``ValueError`` for a body the
     parser rejects, ``KeyError`` for an undefined placeholder, the engine's error for a bad
     ``tag_pattern``, ...), with the field named in the message."""
     try:
-        return _field_value(body, field, captures)
+        return _field_value(body, field, captures, rules)
     except Exception as exc:
         named = name_field(exc, field.name)
         if named is exc:

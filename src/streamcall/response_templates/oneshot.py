@@ -41,12 +41,14 @@ from typing import Any
 
 from streamcall.response_templates import _patterns
 from streamcall.response_templates.content import name_field, region_value
+from streamcall.response_templates.control import ControlTokenText, TaggedText, strip_markers
 from streamcall.response_templates.spec import Field, ResponseTemplate, compile_template
 from streamcall.response_templates.tooltypes import (
     ToolParameters,
     coerce_tool_calls,
     tool_parameters,
 )
+from streamcall.response_templates.versions import Rules, rules_for
 
 __all__ = [
     "MatchKey",
@@ -74,19 +76,33 @@ class Message:
     The one-shot reader and a streaming one share it: ``close`` is called with each
     region's whole body, ``finish`` once at the end."""
 
-    __slots__ = ("output", "parameters", "template")
+    __slots__ = ("output", "parameters", "rules", "strip", "template")
 
-    def __init__(self, template: ResponseTemplate, parameters: ToolParameters) -> None:
+    def __init__(
+        self,
+        template: ResponseTemplate,
+        parameters: ToolParameters,
+        rules: Rules | None = None,
+        *,
+        strip: bool = False,
+    ) -> None:
         self.template = template
         self.parameters = parameters
+        self.rules = rules_for(None) if rules is None else rules
+        self.strip = strip  # read from token-tagged text: take out control.MARKER
         self.output: dict[str, Any] = template.defaults()
 
     def close(self, field: Field, body: str, captures: Mapping[str, str]) -> Any:
         """Parse a closed region's body, type its calls, store it; returns the value."""
-        value = region_value(body, field, captures)
-        if self.parameters:
+        rules = self.rules
+        value = region_value(body, field, captures, rules)
+        if self.strip:
+            value = strip_markers(value)
+        if self.parameters and rules.types_region(field.content_args):
             try:
-                value = coerce_tool_calls(value, self.parameters)
+                value = coerce_tool_calls(
+                    value, self.parameters, keep_strings=rules.keeps_strings(field.content)
+                )
             except Exception as exc:  # e.g. RecursionError from a deeply nested argument
                 named = name_field(exc, field.name)
                 if named is exc:
@@ -253,11 +269,13 @@ def _captures(m: re.Match[str]) -> dict[str, str]:
 
 
 def parse_response(
-    text: str,
+    text: str | Iterable[TaggedText],
     template: Mapping[str, Any] | ResponseTemplate,
     *,
     prefix: str | None = None,
     tools: Iterable[Any] | None = None,
+    transformers_version: str | None = None,
+    control_tokens: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """The message dict a response template reads from a whole model output.
 
@@ -267,14 +285,31 @@ def parse_response(
     content parser rejects raises what that parser raises; messages name the field).
     ``prefix`` is the prompt that came before the output and is required, as there;
     ``prefix=""`` says there was none. ``tools`` (OpenAI-style function tools) type the
-    arguments of the calls read. docs/response-templates.md lists where the two differ."""
+    arguments of the calls read. ``transformers_version`` picks the release whose reading
+    this follows (``"5.24"``, ``"5.25.0"``, ``transformers.__version__``; the newest, 5.25,
+    by default: ``versions``). With ``control_tokens`` (the spellings of the tokenizer's
+    control tokens), ``text`` is token-tagged: ``(text, is_control)`` pieces, and a control
+    token the model spelled out with ordinary tokens is text, never a delimiter, as
+    transformers 5.25 reads token ids (``control``). docs/response-templates.md lists where
+    the two differ."""
     compiled = compile_template(template)
+    rules = rules_for(transformers_version)
     if prefix is None:
         raise ValueError(PREFIX_REQUIRED)
+    if control_tokens is not None:
+        if isinstance(text, str):
+            raise TypeError(
+                "parse_response: with control_tokens, text is token-tagged: a list of "
+                "(text, is_control) pieces"
+            )
+        decoder = ControlTokenText(control_tokens)
+        text = decoder.feed(text) + decoder.flush()
+    elif text is not None and not isinstance(text, str):
+        text = "".join(piece for piece, _ in text)
     parameters = tool_parameters(tools)
     whole = prefix_remainder(compiled, prefix) if prefix else ""
     if text:
         whole += text
-    message = Message(compiled, parameters)
+    message = Message(compiled, parameters, rules, strip=control_tokens is not None)
     _Reader(compiled, message, whole).run()
     return message.finish()

@@ -78,6 +78,11 @@ from streamcall.events import (
     ToolCallStart,
 )
 from streamcall.response_templates import _patterns
+from streamcall.response_templates.control import (
+    ControlTokenText,
+    TaggedText,
+    strip_event_markers,
+)
 from streamcall.response_templates.field_events import (
     CALL_FIELDS,
     CONTENT_FIELDS,
@@ -95,6 +100,7 @@ from streamcall.response_templates.oneshot import (
 )
 from streamcall.response_templates.spec import Field, ResponseTemplate, compile_template
 from streamcall.response_templates.tooltypes import tool_parameters
+from streamcall.response_templates.versions import rules_for
 from streamcall.response_templates.watch import (
     LOOKBEHIND,
     Match,
@@ -132,8 +138,12 @@ class ResponseStream:
         prefix: str = "",
         id_prefix: str = "call_",
         reasoning_only: bool = False,
+        transformers_version: str | None = None,
+        control_tokens: Iterable[str] | None = None,
     ) -> None:
         self.template = compiled = compile_template(template)
+        rules = rules_for(transformers_version)
+        self._control = None if control_tokens is None else ControlTokenText(control_tokens)
         # Only the thinking fields are read out: everything else is released as written
         # (anchors included), for a tool parser after it (``reasoning_parser("hf")``).
         self._reasoning_only = reasoning_only
@@ -151,7 +161,9 @@ class ResponseStream:
                 f"text, which the regex package gives: {_patterns.EXTRA_HINT}"
             )
         self._tools = list(tools or [])
-        self._message = Message(compiled, tool_parameters(self._tools))
+        self._message = Message(
+            compiled, tool_parameters(self._tools), rules, strip=self._control is not None
+        )
         self._error: Exception | None = None
         self._id_prefix = id_prefix
         self._calls = 0
@@ -200,7 +212,21 @@ class ResponseStream:
     # -- public --------------------------------------------------------------------------
 
     def feed(self, text: str) -> list[Event]:
-        """Read a chunk; the events it decides."""
+        """Read a chunk; the events it decides. With ``control_tokens``, the chunk is the
+        text of ordinary tokens (``feed_tokens``)."""
+        if self._control is not None and isinstance(text, str):
+            return self.feed_tokens([(text, False)])
+        return self._feed(text)
+
+    def feed_tokens(self, pieces: Iterable[TaggedText]) -> list[Event]:
+        """Read token-tagged text (``control``): ``(text, True)`` for a control token the
+        model generated as its id, ``(text, False)`` for the text of ordinary tokens. A
+        control token spelled out in ordinary text is text, never a delimiter."""
+        if self._control is None:
+            return self._feed("".join(text for text, _ in pieces))
+        return strip_event_markers(self._feed(self._control.feed(pieces)))
+
+    def _feed(self, text: str) -> list[Event]:
         out: list[Event] = []
         if self._pending_prefix:
             out, self._pending_prefix = self._pending_prefix, []
@@ -221,6 +247,12 @@ class ResponseStream:
 
     def finish(self) -> list[Event]:
         """End of the stream: what is held is decided, open regions close."""
+        if self._control is not None:
+            held = self._feed(self._control.flush())
+            return strip_event_markers(held + self._finish())
+        return self._finish()
+
+    def _finish(self) -> list[Event]:
         out: list[Event] = []
         if self._pending_prefix:
             out, self._pending_prefix = self._pending_prefix, []
@@ -630,12 +662,24 @@ def response_parser(
     *,
     tools: Iterable[Any] | None = None,
     prefix: str = "",
+    transformers_version: str | None = None,
+    control_tokens: Iterable[str] | None = None,
 ) -> ResponseStream:
     """A streaming reader of ``template``: ``feed(text) -> events``, ``finish()``.
 
     The coalesced events give ``parse_response``'s ``content``, ``thinking`` (or
     ``reasoning_content``) and ``tool_calls`` for the same text, in every chunking (the
     module says where a field that does not repeat differs); ``message()`` gives its whole
-    dict. Raises ``ValueError`` for an invalid template, or for pattern anchors without the
-    ``regex`` package (``pip install 'streamcall[templates]'``)."""
-    return ResponseStream(template, tools=tools, prefix=prefix)
+    dict. ``transformers_version`` picks the release whose reading this follows, as for
+    ``parse_response``. With ``control_tokens`` (the spellings of the tokenizer's control
+    tokens), ``feed_tokens`` takes token-tagged text and a control token the model spelled
+    out with ordinary tokens is text (transformers 5.25 with token ids; ``control``).
+    Raises ``ValueError`` for an invalid template or version, or for pattern anchors
+    without the ``regex`` package (``pip install 'streamcall[templates]'``)."""
+    return ResponseStream(
+        template,
+        tools=tools,
+        prefix=prefix,
+        transformers_version=transformers_version,
+        control_tokens=control_tokens,
+    )

@@ -7,7 +7,9 @@ shape ``{"function": {"name": str, "arguments": dict}}`` (or a list of them) who
 known has each **string** argument cast to the first of its parameter's types that fits
 (:func:`schema_types`, :func:`coerce`); a list argument of a parameter that is not an
 array (repeated keys merged by ``merge_duplicates``) has its string items cast. Anything
-that does not fit stays the text it was.
+that does not fit stays the text it was. From transformers 5.25 (``versions``), the values
+of ``json`` and ``python-call-list`` regions keep a parameter that allows ``string`` as
+read, and a field with ``value_parser_by`` is not typed at all.
 """
 
 from __future__ import annotations
@@ -101,12 +103,14 @@ def coerce(raw: str, types: Iterable[str]) -> Any:
     return raw
 
 
-def coerce_tool_calls(value: Any, parameters: ToolParameters) -> Any:
+def coerce_tool_calls(value: Any, parameters: ToolParameters, *, keep_strings: bool = False) -> Any:
     """A region value with the string arguments of its calls typed (see the module).
+    ``keep_strings`` leaves a parameter whose types allow ``string`` as it was read
+    (transformers 5.25, for the parsers that tell a quoted string from a literal).
 
     Argument dicts are updated in place, as transformers does; lists are rebuilt."""
     if isinstance(value, list):
-        return [coerce_tool_calls(item, parameters) for item in value]
+        return [coerce_tool_calls(item, parameters, keep_strings=keep_strings) for item in value]
     fn = value.get("function") if isinstance(value, dict) else None
     if not isinstance(fn, dict):
         return value
@@ -120,7 +124,7 @@ def coerce_tool_calls(value: Any, parameters: ToolParameters) -> Any:
         if key not in properties:
             continue
         types = schema_types(properties[key])
-        if not types:
+        if not types or (keep_strings and "string" in types):
             continue
         if isinstance(argument, str):
             arguments[key] = coerce(argument, types)
