@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--with", dest="other", help="another interpreter's streamcall beside")
     ap.add_argument("--rust", default=os.environ.get("VLLM_RUST_TOOL_PARSER", str(DEFAULT_RUST)))
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
-    opts = ap.parse_args(argv)
+    opts = ap.parse_args(argv or [])
     fixes = fixtures()
     if opts.json:
         best: dict[str, float] = {}
