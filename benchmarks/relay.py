@@ -24,20 +24,18 @@ import importlib.util
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
 import time
 from typing import Any
 
-from benchmarks.proxy import ROOT, _cpu_s, _free_port, _pct, _wait_ready
+from benchmarks.proxy import ROOT, _cpu_s, _free_port, _one, _pct, _wait_ready
 
 STREAMS = 50
 CHUNKS_TEXT = 60
 PACE = 0.02
 MODEL = "NousResearch/Hermes-3-Llama-3.1-8B"
-_STAMP = re.compile(r"w(\d+)@(\d+) ")
 
 
 def _pieces(seed: int) -> list[str]:
@@ -147,36 +145,15 @@ def serve(kind: str, port: int, upstream: str, loop: str, http: str) -> None:
 # --- the client ---------------------------------------------------------------------------
 
 
-async def _one(client: Any, url: str, latencies: list[int], calls: list[bool]) -> None:
-    from streamcall.sse import SSEDecoder
-
-    body = {"model": MODEL, "messages": [{"role": "user", "content": "go"}], "stream": True}
-    decoder = SSEDecoder()
-    called = False
-    async with client.stream("POST", url, json=body) as resp:
-        resp.raise_for_status()
-        async for data in resp.aiter_raw():
-            now = time.perf_counter_ns()
-            for ev in decoder.feed(data):
-                if ev.data == "[DONE]":
-                    continue
-                for choice in json.loads(ev.data).get("choices", ()):
-                    delta = choice.get("delta", {})
-                    for m in _STAMP.finditer(delta.get("content") or ""):
-                        latencies.append(now - int(m.group(2)))
-                    called = called or bool(delta.get("tool_calls"))
-    calls.append(called)
-
-
 async def _load(url: str) -> tuple[list[int], int]:
     import httpx
 
     latencies: list[int] = []
-    calls: list[bool] = []
+    calls: list[int] = []  # (one per stream that carried a structured call)
     limits = httpx.Limits(max_connections=STREAMS + 10, max_keepalive_connections=STREAMS)
     async with httpx.AsyncClient(limits=limits, timeout=120.0) as client:
         await asyncio.gather(*(_one(client, url, latencies, calls) for _ in range(STREAMS)))
-    return latencies, sum(calls)
+    return latencies, len(calls)
 
 
 def _start(kind: str, port: int, upstream: str, loop: str, http: str) -> subprocess.Popen[bytes]:

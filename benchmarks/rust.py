@@ -44,8 +44,8 @@ from typing import Any
 
 import streamcall
 from benchmarks._util import best_of, growth_exponent, table
-from benchmarks.formats import chunks_of, object_args, string_args, tools_for
-from streamcall.formats.registry import parser_class, tool_parser
+from benchmarks.formats import chunks_of, object_args, stream_time, string_args, tools_for
+from streamcall.formats.registry import parser_class
 
 ROOT = Path(__file__).parent.parent
 PAIRS = (
@@ -71,17 +71,6 @@ def fixtures() -> list[Fixture]:
                 text = parser_class(fmt).render([("f", args)])
                 out.append((fmt, kind, size, chunks_of(text), tools_for(args), args))
     return out
-
-
-def streamcall_time(fmt: str, pieces: list[str], tools: list[dict[str, Any]]) -> float:
-    def run() -> None:
-        p = tool_parser(fmt, tools=tools)
-        feed = p.feed
-        for piece in pieces:
-            feed(piece)
-        p.finish()
-
-    return best_of(run, repeat=5, clock=time.process_time)
 
 
 def load_rust(path: Path) -> ModuleType | None:
@@ -120,7 +109,7 @@ def rust_time(rust: ModuleType, name: str, fixture: Fixture) -> tuple[float, boo
 
 
 def own_times(fixes: list[Fixture]) -> dict[str, float]:
-    return {f"{f[0]} {f[1]} {f[2]}": streamcall_time(f[0], f[3], f[4]) for f in fixes}
+    return {f"{f[0]} {f[1]} {f[2]}": stream_time(f[0], f[3], f[4]) for f in fixes}
 
 
 def other_times(python: str) -> tuple[bool, dict[str, float]] | None:

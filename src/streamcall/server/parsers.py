@@ -74,18 +74,12 @@ def parser_for(
     ``prompt``, the prompt the proxy rendered (``render`` mode), gives its start state."""
     model = body.get("model")
     choice = choose(config, model)
+    found: Detected | None = None
+    start: str | None = None  # (the derived syntax's parser starts where the prompt left it)
+    derived = (choice.tool_format, choice.reasoning_format)
     if config.response_template is not None:
         found = Detected("hf", config.reasoning, config.response_template, "--model-dir")
-        return stream_parser_for(
-            found,
-            tools=body.get("tools"),
-            id_prefix=prefix,
-            request=body,
-            tool_choice=body.get("tool_choice"),
-            unknown_calls=config.unknown_calls,
-        )
-    derived = (choice.tool_format, choice.reasoning_format)
-    if config.derived is not None and DERIVED in derived:
+    elif config.derived is not None and DERIVED in derived:
         found = Detected(
             None if choice.tool_format == DERIVED else choice.tool_format,
             None if choice.reasoning_format == DERIVED else choice.reasoning_format,
@@ -93,6 +87,8 @@ def parser_for(
             "--model-dir",
             derived=config.derived,
         )
+        start = prompt
+    if found is not None:
         return stream_parser_for(
             found,
             tools=body.get("tools"),
@@ -100,7 +96,7 @@ def parser_for(
             request=body,
             tool_choice=body.get("tool_choice"),
             unknown_calls=config.unknown_calls,
-            generation_prompt=prompt,
+            generation_prompt=start,
         )
     try:
         return StreamParser(
