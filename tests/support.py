@@ -8,13 +8,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fuzz.sweep import renders  # noqa: F401  (re-exported: the tests that render calls)
 from hypothesis import strategies as st
 
+import streamcall
 from streamcall import testing
 from streamcall.events import Event, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.engines.base import Tools
 from streamcall.formats.registry import parse_tool_calls, tool_parser
+
+#: For the tests that watch which path the pure source takes, by replacing a method with one
+#: that refuses to run or by reading functions' code objects. In the compiled build
+#: (``scripts/test-compiled``) methods are native: they cannot be replaced on their class and
+#: have no code objects, so those tests cannot run there. What the paths give is still
+#: checked in both builds, by the equivalence tests (fast read against reference path).
+pure_only = pytest.mark.skipif(
+    streamcall.compiled(),
+    reason="watches the pure source's paths (replaced methods, code objects): "
+    "compiled methods are native",
+)
 
 
 def random_chunkings(data: st.DataObject, text: str, count: int = 3) -> list[list[str]]:

@@ -13,6 +13,8 @@ from pathlib import Path
 from fuzz import fingerprint as fp
 from fuzz.__main__ import status
 
+from support import pure_only
+
 
 def _function(
     source: str, name: str = "f", **space: object
@@ -65,6 +67,7 @@ def _corpus(tmp_path: Path, inputs: list[bytes]) -> Path:
     return corpus
 
 
+@pure_only
 def test_a_fingerprint_names_the_code_its_corpus_reaches(tmp_path: Path) -> None:
     corpus = _corpus(tmp_path, [b"<think>a</think>b", b"x</think>y", b"<thi"])
     taken = fp.take("reasoning:qwen3", corpus)
@@ -146,6 +149,7 @@ def test_a_run_is_recorded_with_its_fingerprint(tmp_path: Path) -> None:
     assert [counts for _, counts, _ in rows] == [not first["dirty"], False]
 
 
+@pure_only
 def test_defaults_and_cached_functions_are_covered() -> None:
     code, module = _function("def f(x=1):\n    return x\n")
     fn1 = module.__dict__["f"]

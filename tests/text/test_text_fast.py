@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from streamcall import testing
 from streamcall.events import Event, ToolCallArgs
 from streamcall.text import ArgsStep, ArgsStreamer, JsonScan, StopMarkers, fast
+from support import pure_only
 
 
 def test_the_fast_reads_are_on_by_default() -> None:
@@ -45,6 +46,7 @@ class NoScan(ArgsStreamer):
         raise AssertionError("the reference path ran (push)")
 
 
+@pure_only
 def test_push_more_reads_whole_members_without_the_scan() -> None:
     streamer = NoScan()
     ArgsStreamer.push(streamer, "{", 0)
@@ -65,6 +67,7 @@ class NoFeed(JsonScan):
         raise AssertionError("the reference path ran (JsonScan.feed)")
 
 
+@pure_only
 def test_push_more_takes_plain_string_text_without_the_scan() -> None:
     streamer = ArgsStreamer()
     streamer.push('{"s": "abc', 0)
@@ -79,6 +82,7 @@ def test_push_more_takes_plain_string_text_without_the_scan() -> None:
         streamer.push_more("more", 0)
 
 
+@pure_only
 def test_stop_markers_answer_a_lead_free_buffer_without_the_search() -> None:
     stops = StopMarkers(["<|call|>", "<|end|>", "<|start|>"])
     assert stops.lead == "<|"
@@ -181,6 +185,7 @@ class Nothing:
         return None
 
 
+@pure_only
 def test_encoded_args_read_nested_text_and_members_without_the_scan() -> None:
     """Inside an inner string, nested string text; where a key must come, whole members:
     decoded and released with no scan (the inner scan stays where it was)."""

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from streamcall.text import fast, pyliteral
 from streamcall.text.pyliteral import BYTES, RAW, STR, body_run, decode_body, json_body, scalar_json
+from support import pure_only
 
 KINDS = [STR, BYTES, RAW]
 # Pieces of string bodies: escapes whole and cut, quotes, raw controls and surrogates.
@@ -114,6 +115,7 @@ class Refuse:
         raise AssertionError("the reference read ran (decode_body)")
 
 
+@pure_only
 def test_the_json_body_fast_read_is_on_and_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """It measured faster (docs/performance.md): a run whose escapes JSON spells as Python
     does is not decoded; with the switch off it is."""

@@ -1,7 +1,7 @@
 """What ``streamcall parse`` writes: events as JSON, the final message, the live views.
 
 - ``event_json`` turns one event into the dict a JSON line holds: ``{"type": ..., <its
-  fields>}``, the field names those of the event's ``__slots__``.
+  fields>}``, the field names those of the event's dataclass fields.
 - ``Fold`` folds every event into one OpenAI-shaped assistant message (``--message``): a
   ``stop`` with calls reads ``tool_calls``, model text (which has no finish of its own)
   gets ``tool_calls`` or ``stop``, and a cut SSE capture keeps ``finish_reason: null``.
@@ -17,6 +17,7 @@ Nothing here reads input or chooses a format: ``cli.parse`` does, and hands even
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -51,10 +52,14 @@ _EVENT_TYPES: dict[type, str] = {
 }
 
 
+# (read off the dataclass: a compiled build's event classes have no ``__slots__``)
+_FIELDS = {cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _EVENT_TYPES}
+
+
 def event_json(ev: Event) -> dict[str, Any]:
     """One event as a JSON-ready dict: ``{"type": ..., <its fields>}``."""
     out: dict[str, Any] = {"type": _EVENT_TYPES[type(ev)]}
-    for name in ev.__slots__:
+    for name in _FIELDS[type(ev)]:
         out[name] = getattr(ev, name)
     return out
 

@@ -27,6 +27,7 @@ from streamcall.formats import gemma4
 from streamcall.formats.functiongemma import FunctionGemmaParser
 from streamcall.formats.gemma4 import GemmaFourParser, gemma_value
 from streamcall.text import fast
+from support import pure_only
 
 PARSERS = [GemmaFourParser, FunctionGemmaParser]
 ids = [cls.names[0] for cls in PARSERS]
@@ -193,6 +194,7 @@ def test_the_member_read_is_on_and_taken(
         parser.feed("e:1,")
 
 
+@pure_only
 @pytest.mark.parametrize("cls", PARSERS, ids=ids)
 def test_the_string_read_is_on_and_taken(cls: type[GemmaFourParser]) -> None:
     """Inside a string, a chunk in which no quote token can begin is taken without the

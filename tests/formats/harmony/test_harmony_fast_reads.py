@@ -24,6 +24,7 @@ from streamcall.formats import harmony
 from streamcall.formats.harmony import HarmonyParser
 from streamcall.framing import harmony as harmony_framing
 from streamcall.text import fast
+from support import pure_only
 
 MARKERS = ["<|call|>", "<|end|>", "<|start|>", "<|channel|>", "<|message|>"]
 LEADS = ["<", "<|", "<|ca", "<|st", "|", "｜"]
@@ -126,6 +127,7 @@ class Refuse:
         raise AssertionError(f"the marker search ran ({name})")
 
 
+@pure_only
 def test_the_fast_read_is_on_and_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """It measured faster (docs/performance.md), so it is on by default: a chunk of
     arguments without ``<|`` is read without the token search; with the switch off the

@@ -26,6 +26,7 @@ from streamcall.formats.engines.base import ToolParser
 from streamcall.formats.kimi import KimiK2Parser
 from streamcall.formats.mistral import MistralParser
 from streamcall.text import fast
+from support import pure_only
 
 PARSERS: list[type[ToolParser]] = [DeepSeekV3Parser, DeepSeekV31Parser, KimiK2Parser, MistralParser]
 ids = [cls.names[0] for cls in PARSERS]
@@ -160,6 +161,7 @@ class Refuse:
         raise AssertionError(f"the marker search ran ({name})")
 
 
+@pure_only
 @pytest.mark.parametrize("cls", PARSERS, ids=ids)
 def test_the_fast_read_is_on_and_taken(
     cls: type[ToolParser], monkeypatch: pytest.MonkeyPatch

@@ -27,6 +27,7 @@ from streamcall.formats.engines.py_calls import py_call
 from streamcall.formats.registry import parser_class
 from streamcall.text import fast
 from streamcall.text.pyargs import PythonArgs
+from support import pure_only
 
 FORMATS = ["pythonic", "llama4_pythonic", "olmo3", "lfm2"]
 
@@ -195,6 +196,7 @@ def test_the_fast_reads_are_on() -> None:
     assert fast.FAST is True
 
 
+@pure_only
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_the_member_read_is_taken(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks of common members, whichever token they begin in, take no token loop; with
@@ -211,6 +213,7 @@ def test_the_member_read_is_taken(fmt: str, monkeypatch: pytest.MonkeyPatch) -> 
         parser.feed("z=0,w=1,")
 
 
+@pure_only
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_the_long_string_read_is_taken(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A chunk inside a string that has filled a whole chunk is decoded at once, escapes

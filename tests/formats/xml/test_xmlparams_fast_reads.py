@@ -28,7 +28,7 @@ from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.registry import formats, parser_class
 from streamcall.formats.schema import _general_plan, value_plan
 from streamcall.text import fast
-from support import count_steps
+from support import count_steps, pure_only
 
 XML_FORMATS = [n for n in formats() if issubclass(parser_class(n), XmlParamsParser)]
 
@@ -286,6 +286,7 @@ class Refuse:
         raise AssertionError("the terminator search ran")
 
 
+@pure_only
 @pytest.mark.parametrize("fmt", [f for f in XML_FORMATS if f != "minimax_m3"])
 def test_value_text_is_read_without_the_terminator_search(fmt: str) -> None:
     """A chunk of a long string value with no terminator's lead in it is value text, read
@@ -303,6 +304,7 @@ def test_value_text_is_read_without_the_terminator_search(fmt: str) -> None:
         parser.feed("vvvvvvv")
 
 
+@pure_only
 def test_minimax_m3_value_text_is_read_without_the_namespace_search() -> None:
     from streamcall.formats import minimax
 
