@@ -55,6 +55,11 @@ table, ``reasoning/switches.py``); it is the parser's ``prompt_opened``. Formats
 parser of their own rather than markers (Harmony, identity, Muse) take their start state
 from streamcall, not from ``force_reasoning``.
 
+Special tokens: SGLang keeps them in the text for its own reasoning parsers whose markers
+are special tokens; ``register`` adds a hook (``HookRegistry``, applied by
+``load_plugins()``) that keeps them whenever the reasoning parser is streamcall's. With
+tools in the request SGLang keeps them anyway.
+
 Tool call ids are SGLang's (it assigns them; its Kimi ids only for its own ``kimi_k2``
 and ``kimi_k3`` names).
 """
@@ -420,5 +425,28 @@ def register(
         )
         reasonings[key] = cls
         added.append(key)
+    _keep_marker_tokens()
     _registered.extend(added)
     return list(_registered)
+
+
+def _keep_special_tokens(result: Any, serving: Any, request: Any, *_: Any, **__: Any) -> None:
+    """After SGLang's ``_patch_reasoning_skip_special_tokens``: with a streamcall reasoning
+    parser, the request keeps special tokens in the text, as SGLang does for its own
+    parsers whose markers are special tokens (a marker stripped by the detokenizer cannot
+    be parsed)."""
+    if str(getattr(serving, "reasoning_parser", None) or "").startswith(PREFIX):
+        request.skip_special_tokens = False
+
+
+def _keep_marker_tokens() -> None:
+    try:
+        from sglang.srt.plugins.hook_registry import HookRegistry, HookType
+    except ImportError:  # an SGLang without hooks: its own rules apply
+        return
+    HookRegistry.register(
+        "sglang.srt.entrypoints.openai.serving_chat.OpenAIServingChat"
+        "._patch_reasoning_skip_special_tokens",
+        _keep_special_tokens,
+        HookType.AFTER,
+    )
