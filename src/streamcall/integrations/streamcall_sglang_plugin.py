@@ -2,7 +2,7 @@
 detectors (``integrations/sglang.py``).
 
 ``pyproject.toml`` declares ``streamcall = "streamcall.integrations.streamcall_sglang_plugin:load"``,
-so ``pip install streamcall`` beside SGLang is enough; SGLang's ``load_plugins()`` calls
+so installing streamcall into SGLang's environment is enough; SGLang's ``load_plugins()`` calls
 ``load()`` in every process before it reads its arguments. Then::
 
     sglang serve --model-path Qwen/Qwen3-8B --tool-call-parser streamcall_qwen3_xml \\
