@@ -54,6 +54,8 @@ SGLANG_TOOL: dict[str, str] = {
     "lfm2": "lfm2",
     "ling3": "ling3",
     "llama3": "llama3_json",  # Llama32Detector: a bare JSON call, or <|python_tag|>
+    # MiMo: the same tags; SGLang keeps the newlines around a value, streamcall (as vLLM)
+    # takes the one the format puts there off
     "mimo": "mimo",
     "minicpm5": "minicpm5",
     "mistral": "mistral",
@@ -63,18 +65,26 @@ SGLANG_TOOL: dict[str, str] = {
     "qwen25": "hermes",
     "qwen3_coder": "qwen3_coder",
     # Spark 2.5 writes GLM-4.7's calls: <tool_call>NAME<arg_key>K</arg_key>
-    # <arg_value>V</arg_value></tool_call>, values typed by the schema (spark3's grammar)
+    # <arg_value>V</arg_value></tool_call>, values typed by the schema (spark3's grammar).
+    # SGLang's detector types three edge values otherwise: "null" is null for any type,
+    # "1"/"0" are booleans for a boolean, an undeclared key's value stays a string;
+    # spark3 keeps "null" and "1" as the strings written and reads an undeclared value
+    # by its first character
     "spark25": "spark3",
     "step3": "step3",
-    "step3p5": "step3p5",  # SGLang reads it with its Qwen3-Coder detector; so does ours
+    # SGLang reads Step-3.5 with its Qwen3-Coder detector (<function=NAME>); streamcall's
+    # step3p5 reads that and Step-3.5's <function name="NAME"> too
+    "step3p5": "step3p5",
     "minimax-m2": "minimax_m2",
     "minimax-m3": "minimax_m3",
     "nanbeige": "qwen3_coder",  # SGLang registers its Qwen3CoderDetector under this name
-    # Trinity: Qwen 2.5's calls; SGLang's detector also reads a call written inside
-    # <think>...</think> (it deletes the tags). With a reasoning parser in front, as
-    # SGLang serves Trinity, the tool parser never sees them.
+    # Trinity: Qwen 2.5's calls. SGLang's detector also deletes <think> and </think> from
+    # the text, so that reasoning written without a reasoning parser is content without
+    # its tags, and a call written inside it is read; hermes keeps the tags as written.
+    # With a reasoning parser in front (streamcall_qwen3) a call inside <think> is read
+    # (<tool_call> ends reasoning) and the </think> after it is content.
     "trinity": "hermes",
-    "interns1": "internlm",  # InternlmDetector: <|action_start|><|plugin|> {json}
+    "interns1": "internlm",  # InternlmDetector: <|action_start|> <|plugin|>\n{json}
     "hermes": "hermes",
     # HunyuanDetector reads Hy3's <tool_calls> (and Hy4's, which has no <tool_sep>: serve
     # Hy4 with streamcall_hy_v4)
