@@ -40,7 +40,7 @@ from benchmarks.formats import object_args, string_args, tools_for
 from streamcall.formats.registry import parser_class
 
 FORMATS = ("hermes", "llama3_json", "qwen3_coder")
-SIZES = (1024, 4096, 16384)
+SIZES = (1024, 2048, 4096)
 REPEAT = 3
 #: a detector's per-step and end-of-stream methods
 SGLANG_METHODS = ("parse_streaming_increment", "finish")

@@ -278,7 +278,8 @@ def test_reasoning_default_follows_streamcalls_switches(fmt: str, mode: str | No
 
 
 def test_structural_tags_come_from_sglangs_detector_of_the_same_wire() -> None:
-    assert same_wire_sglang_name("hermes") == "qwen"
+    assert same_wire_sglang_name("hermes") == "hermes"
+    assert same_wire_sglang_name("llama3_json") == "llama3"
     assert same_wire_sglang_name("deepseek_v3") == "deepseekv3"
     assert same_wire_sglang_name("granite4") is None  # SGLang has none: refused
 

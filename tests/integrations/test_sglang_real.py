@@ -381,3 +381,43 @@ def test_thinking_off_reaches_the_reasoning_parser(hermes_servings: dict[str, An
         "No thinking here. ",
         CALLS[:1],
     )
+
+
+def test_special_tokens_stay_in_the_text_for_a_streamcall_reasoning_parser(
+    hermes_servings: dict[str, Any],
+) -> None:
+    """No tools (so SGLang's own rule keeps nothing): the plugin's hook keeps the markers,
+    which are special tokens here, so the reasoning parser sees them."""
+    serving, manager = hermes_servings["streamcall_hermes"]
+    manager.text = "<think>Checking.</think>Paris is sunny."
+    manager.tokens_per_step = 3
+    body = {**request_body(hermes_servings["directory"], True), "tools": None}
+    got = fold(chat(serving, body))
+    assert manager.last_request.sampling_params["skip_special_tokens"] is False
+    assert (got["reasoning"], got["content"]) == ("Checking.", "Paris is sunny.")
+
+
+def test_the_routing_parser_reads_the_checkpoints_model_id(workdir: Path) -> None:
+    text = "Sure. " + hermes_call(*CALLS[0])
+    directory = make_tokenizer(workdir / "Hermes-3-Llama-3.1-8B", HERMES_SPECIALS, [text] * 4)
+    serving, manager = make_serving(directory, tool_call_parser="streamcall")
+    manager.text = text
+    for n in STEPS:
+        manager.tokens_per_step = n
+        got = fold(chat(serving, request_body(directory, True)))
+        assert (got["content"], got["calls"], got["finish"]) == ("Sure. ", CALLS[:1], "tool_calls")
+
+
+def test_required_tool_choice_constrains_as_sglangs_detector_of_the_same_wire() -> None:
+    tools = [Tool(**t) for t in TOOLS]
+    ours = FunctionCallParser(tools, "streamcall_hermes").get_structure_constraint("required")
+    theirs = FunctionCallParser(tools, "hermes").get_structure_constraint("required")
+    assert ours is not None and theirs is not None
+    assert ours[0] == theirs[0] == "structural_tag"
+    assert ours[1].model_dump() == theirs[1].model_dump()
+    # no SGLang detector reads Granite 4's wire: SGLang's JSON-schema constraint (and its
+    # JSON-array parser) instead of a structural tag
+    refused = FunctionCallParser(tools, "streamcall_granite4")
+    assert not refused.owns_tool_format()
+    constraint = refused.get_structure_constraint("required")
+    assert constraint is not None and constraint[0] == "json_schema"

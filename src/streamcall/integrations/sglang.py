@@ -226,7 +226,10 @@ def reasoning_default(fmt: str) -> str | None:
 
 def same_wire_sglang_name(fmt: str) -> str | None:
     """An SGLang tool parser name whose detector reads the same wire as ``fmt`` (its
-    structural tags then constrain output that ``fmt`` parses), or None."""
+    structural tags then constrain output that ``fmt`` parses), or None: the one of the
+    same name first (SGLang's ``hermes``, not its ``qwen``, for ``hermes``)."""
+    if SGLANG_TOOL.get(fmt) == fmt:
+        return fmt
     for name, target in SGLANG_TOOL.items():
         if target == fmt and target not in ("hf", "beam"):
             return name
