@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks._serving import ParserClock, streamed_args
 from benchmarks._util import growth_exponent, table
 from benchmarks.formats import object_args, string_args, tools_for
 from streamcall.formats.registry import parser_class
@@ -40,6 +41,8 @@ from streamcall.formats.registry import parser_class
 FORMATS = ("hermes", "llama3_json", "qwen3_coder")
 SIZES = (2048, 8192, 32768)
 REPEAT = 3
+#: a tool parser's per-delta and end-of-stream methods
+VLLM_METHODS = ("extract_tool_calls_streaming", "finish_streaming")
 #: the model directory (the tokenizer's name) and the markers made special tokens
 MODELS: dict[str, tuple[str, tuple[str, ...]]] = {
     "hermes": ("Hermes-3-Llama-3.1-8B", ("<tool_call>", "</tool_call>")),
@@ -75,38 +78,6 @@ async def _stream(serving: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
     return [json.loads(line[6:-2]) async for line in result if line != "data: [DONE]\n\n"]
 
 
-def _calls(chunks: list[dict[str, Any]]) -> list[Any]:
-    args: dict[int, str] = {}
-    for chunk in chunks:
-        for choice in chunk["choices"]:
-            for call in choice["delta"].get("tool_calls") or []:
-                piece = (call.get("function") or {}).get("arguments") or ""
-                args[call["index"]] = args.get(call["index"], "") + piece
-    return [json.loads(a) for _, a in sorted(args.items())]
-
-
-class _ParserClock:
-    """CPU time spent inside a tool parser class's per-delta and end-of-stream methods
-    (the two clock reads per call, well under a microsecond, are counted in)."""
-
-    def __init__(self, cls: type) -> None:
-        self.total = 0.0
-        for name in ("extract_tool_calls_streaming", "finish_streaming"):
-            method = getattr(cls, name, None)
-            if method is not None:
-                setattr(cls, name, self._timed(method))
-
-    def _timed(self, method: Any) -> Any:
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            start = time.process_time()
-            try:
-                return method(*args, **kwargs)
-            finally:
-                self.total += time.process_time() - start
-
-        return timed
-
-
 def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
     h = _harness()
     from vllm.tool_parsers import ToolParserManager
@@ -123,8 +94,10 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
         "vllm": h.make_serving(engine, tool_parser=fmt),
     }
     clocks = {
-        "streamcall": _ParserClock(ToolParserManager.get_tool_parser(f"streamcall_{fmt}")),
-        "vllm": _ParserClock(ToolParserManager.get_tool_parser(fmt)),
+        "streamcall": ParserClock(
+            ToolParserManager.get_tool_parser(f"streamcall_{fmt}"), VLLM_METHODS
+        ),
+        "vllm": ParserClock(ToolParserManager.get_tool_parser(fmt), VLLM_METHODS),
     }
     totals: dict[str, list[float]] = {"streamcall": [], "vllm": []}
     inside: dict[str, list[float]] = {"streamcall": [], "vllm": []}
@@ -141,7 +114,7 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
         wrong = [
             name
             for name in ("streamcall", "vllm")
-            if _calls(asyncio.run(_stream(servings[name], body))) != [args]
+            if streamed_args(asyncio.run(_stream(servings[name], body))) != [args]
         ]
         best = dict.fromkeys(servings, float("inf"))
         best_inside = dict.fromkeys(clocks, float("inf"))

@@ -10,7 +10,7 @@ real engine would stream (delta output kind), ``tokens_per_delta`` tokens at a t
 decoding the text incrementally with the request's ``skip_special_tokens`` and holding back
 a UTF-8 character cut between two tokens, as vLLM's detokenizer does.
 
-No tokenizer can be downloaded here, so ``make_tokenizer`` trains a small byte-level BPE
+The tokenizer is ``tokenizer_kit``'s: ``make_tokenizer`` trains a small byte-level BPE
 (the ``tokenizers`` package) on the scripted outputs, with the model family's markers as
 special tokens, and saves it with a chat template into a directory named like the model
 (vLLM reports that path as the tokenizer's ``name_or_path``). Real checkpoints tokenize
@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,8 +31,7 @@ from unittest.mock import MagicMock
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-from transformers import PreTrainedTokenizerFast
+from tokenizer_kit import CHATML, make_tokenizer  # noqa: F401  (the tests import them from here)
 from vllm.config import ModelConfig
 from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
 from vllm.entrypoints.openai.chat_completion.serving import OpenAIServingChat
@@ -52,43 +50,6 @@ import streamcall.integrations.streamcall_vllm_plugin as plugin
 
 #: the file ``vllm serve --tool-parser-plugin`` is given
 PLUGIN_FILE = plugin.__file__
-
-CHATML = (
-    "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
-    "{% if add_generation_prompt %}<|im_start|>assistant\n"
-    "{% if enable_thinking is defined and not enable_thinking %}<think>\n\n</think>\n\n"
-    "{% endif %}{% endif %}"
-)
-
-
-def make_tokenizer(
-    directory: Path, specials: Iterable[str], corpus: Iterable[str], chat_template: str = CHATML
-) -> Path:
-    """Train and save a byte-level BPE tokenizer; ``directory``'s name is the model's."""
-    specials = list(dict.fromkeys(["<|im_start|>", "<|im_end|>", *specials]))
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=600,
-        special_tokens=specials,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    tok.train_from_iterator([*corpus, "user assistant system Hello"], trainer)
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok, eos_token="<|im_end|>", additional_special_tokens=specials
-    )
-    fast.chat_template = chat_template
-    directory.mkdir(parents=True, exist_ok=True)
-    fast.save_pretrained(str(directory))
-    # a config.json vLLM's ModelConfig can read: a model it knows, a long enough context
-    (directory / "config.json").write_text(
-        json.dumps(
-            {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_positions": 1 << 16}
-        )
-    )
-    return directory
 
 
 def model_config(directory: Path | str) -> ModelConfig:

@@ -13,6 +13,7 @@ import importlib
 import pkgutil
 
 import streamcall.formats as _pkg
+from streamcall.aliases import tool_alias
 from streamcall.formats.engines.base import ToolParser
 
 __all__ = ["format_classes", "lookup"]
@@ -35,10 +36,11 @@ def format_classes() -> dict[str, type[ToolParser]]:
 
 
 def lookup(name: str) -> type[ToolParser]:
-    """The parser class of the format ``name`` (``ValueError`` naming the known ones)."""
+    """The parser class of the format ``name`` or of an SGLang spelling of it
+    (``streamcall.aliases``); ``ValueError`` naming the known ones."""
     classes = format_classes()
     try:
-        return classes[name]
+        return classes[tool_alias(name)]
     except KeyError:
         known = ", ".join(sorted(classes))
         raise ValueError(f"unknown tool-call format {name!r}; known formats: {known}") from None

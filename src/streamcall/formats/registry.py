@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from streamcall.aliases import tool_alias
 from streamcall.events import Event, Reasoning, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.formats.classes import format_classes, lookup
 from streamcall.formats.engines.base import ToolParser, Tools
@@ -213,6 +214,8 @@ def tool_parser(
 def _tool_parser(
     name: str | None, model: str | None, tools: Tools | None, id_prefix: str, template: Any
 ) -> ToolParser:
+    if name is not None:
+        name = tool_alias(name)
     if name in ("hf", "beam"):
         from streamcall.formats.hf import HfToolParser
 

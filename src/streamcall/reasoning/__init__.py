@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from streamcall.aliases import reasoning_alias
 from streamcall.reasoning._engine import (
     MarkerReasoningParser,
     ReasoningParser,
@@ -95,6 +96,8 @@ REASONING_ROUTES: tuple[tuple[str, str], ...] = (
     ("nemotron-nano-12b-v2", "deepseek_r1"),
     ("step-5", "step5"),
     ("step5", "step5"),
+    ("iquest-q1", "iquest_q1"),  # not iquest-coder
+    ("iquest_q1", "iquest_q1"),
     ("nemotron", "nemotron_v3"),
     ("plamo-3", "plamo3"),
     ("solar-open-", "solar_open"),
@@ -172,8 +175,11 @@ def reasoning_parser(
     (``openai_gptoss``) takes its start state from it (after ``<|start|>assistant``: inside
     a header).
     """
+    name, alias_opened = reasoning_alias(name)  # SGLang's spellings (streamcall.aliases)
     if prompt_opened is None and generation_prompt:
         prompt_opened = prompt_opened_by(name, generation_prompt)
+    if prompt_opened is None:
+        prompt_opened = alias_opened
     if name in ("hf", "beam"):
         from streamcall.reasoning.hf import HfReasoningParser
 

@@ -312,6 +312,10 @@ SPECS: tuple[ReasoningSpec, ...] = (
     # is the R1 parser); no tool marker ends it implicitly.
     ReasoningSpec("step5", family="StepFun Step-5", opened=True),
     ReasoningSpec("nemotron_v3", family="NVIDIA Nemotron v3", opened=True),
+    # IQuest Q1 (SGLang ``iquest_q1``): <think>...</think>, opened by the template unless
+    # the request's thinking/enable_thinking is false; its calls follow in
+    # <iquest_tool_call>, which never ends reasoning
+    ReasoningSpec("iquest_q1", family="IQuest Q1", opened=True),
     # ZAYA1 is Qwen3's grammar with another tool wrapper (vLLM 0.34's ZayaParser is a
     # Qwen3Parser): thinking on by default, and the wrapper ends reasoning when a call
     # follows it.

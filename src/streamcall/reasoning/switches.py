@@ -92,6 +92,7 @@ SWITCHES: dict[str, ThinkingSwitch] = {
     "xing4_0": ThinkingSwitch(_BOTH),
     "kimi_k2": ThinkingSwitch(_BOTH),
     "kimi_k3": ThinkingSwitch(_BOTH),
+    "iquest_q1": ThinkingSwitch(_BOTH),
     "gigachat35": ThinkingSwitch(("reasoning",)),
     "hy_v3": ThinkingSwitch((), effort=True),
     "hy_v4": ThinkingSwitch((), effort=True),

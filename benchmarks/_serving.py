@@ -1,0 +1,44 @@
+"""What the serving benchmarks share (``vllm_serving``, ``sglang_serving``): the streamed
+calls read back from OpenAI chunks, and a clock inside a parser class's methods."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+__all__ = ["ParserClock", "streamed_args"]
+
+
+def streamed_args(chunks: list[dict[str, Any]]) -> list[Any]:
+    """Each streamed call's arguments, joined from the OpenAI chunks and decoded."""
+    args: dict[int, str] = {}
+    for chunk in chunks:
+        for choice in chunk["choices"]:
+            for call in choice["delta"].get("tool_calls") or []:
+                piece = (call.get("function") or {}).get("arguments") or ""
+                args[call["index"]] = args.get(call["index"], "") + piece
+    return [json.loads(a) for _, a in sorted(args.items())]
+
+
+class ParserClock:
+    """CPU time spent inside a parser class's ``methods`` (its per-delta and end-of-stream
+    calls), patched in place; the two clock reads per call, well under a microsecond, are
+    counted in."""
+
+    def __init__(self, cls: type, methods: tuple[str, ...]) -> None:
+        self.total = 0.0
+        for name in methods:
+            method = getattr(cls, name, None)
+            if method is not None:
+                setattr(cls, name, self._timed(method))
+
+    def _timed(self, method: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.total += time.process_time() - start
+
+        return timed
