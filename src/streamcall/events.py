@@ -41,12 +41,20 @@ class Text:
 
     text: str
 
+    def __reduce__(self) -> tuple[type[Text], tuple[Any, ...]]:
+        # (each event pickles as its class and fields: a compiled build's frozen class
+        # cannot be restored by setting its fields one by one, as pickle's default does)
+        return (Text, (self.text,))
+
 
 @dataclass(frozen=True, slots=True)
 class Reasoning:
     """Reasoning (thinking) delta."""
 
     text: str
+
+    def __reduce__(self) -> tuple[type[Reasoning], tuple[Any, ...]]:
+        return (Reasoning, (self.text,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +65,9 @@ class ToolCallStart:
     id: str
     name: str
 
+    def __reduce__(self) -> tuple[type[ToolCallStart], tuple[Any, ...]]:
+        return (ToolCallStart, (self.index, self.id, self.name))
+
 
 @dataclass(frozen=True, slots=True)
 class ToolCallArgs:
@@ -64,6 +75,9 @@ class ToolCallArgs:
 
     index: int
     delta: str
+
+    def __reduce__(self) -> tuple[type[ToolCallArgs], tuple[Any, ...]]:
+        return (ToolCallArgs, (self.index, self.delta))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +93,9 @@ class ToolCallEnd:
     index: int
     arguments: str
     incomplete: bool = False
+
+    def __reduce__(self) -> tuple[type[ToolCallEnd], tuple[Any, ...]]:
+        return (ToolCallEnd, (self.index, self.arguments, self.incomplete))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +123,21 @@ class UsageEvent:
         """The usage object: totals, details, then the other members as sent."""
         return usage_dict(self)
 
+    def __reduce__(self) -> tuple[type[UsageEvent], tuple[Any, ...]]:
+        return (
+            UsageEvent,
+            (
+                self.prompt_tokens,
+                self.completion_tokens,
+                self.total_tokens,
+                self.cached_tokens,
+                self.reasoning_tokens,
+                self.prompt_tokens_details,
+                self.completion_tokens_details,
+                self.extra,
+            ),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Finish:
@@ -113,6 +145,9 @@ class Finish:
 
     reason: str
     choice: int = 0
+
+    def __reduce__(self) -> tuple[type[Finish], tuple[Any, ...]]:
+        return (Finish, (self.reason, self.choice))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +161,9 @@ class StreamError:
     message: str
     where: str = ""
     data: str = ""
+
+    def __reduce__(self) -> tuple[type[StreamError], tuple[Any, ...]]:
+        return (StreamError, (self.message, self.where, self.data))
 
 
 class UsageFields(Protocol):
