@@ -7,7 +7,9 @@ import json
 import time
 from typing import Any
 
-__all__ = ["ParserClock", "streamed_args"]
+from benchmarks._util import growth_exponent
+
+__all__ = ["ParserClock", "growth_row", "size_row", "streamed_args"]
 
 
 def streamed_args(chunks: list[dict[str, Any]]) -> list[Any]:
@@ -42,3 +44,28 @@ class ParserClock:
                 self.total += time.process_time() - start
 
         return timed
+
+
+def size_row(
+    label: str, per: int, peer: str, best: dict[str, float], inside: dict[str, float]
+) -> list[object]:
+    """One size's row: ``per`` steps (or deltas); µs per step for the whole request with no
+    parser, streamcall's and the ``peer``'s, their ratio, then the same inside the parser."""
+    us = {k: v / per * 1e6 for k, v in best.items()}
+    us_in = {k: v / per * 1e6 for k, v in inside.items()}
+    return [
+        label, per, us["none"], us["streamcall"], us[peer], best[peer] / best["streamcall"],
+        us_in["streamcall"], us_in[peer], inside[peer] / inside["streamcall"],
+    ]  # fmt: skip
+
+
+def growth_row(
+    label: str, sizes: tuple[int, ...], peer: str, totals: dict[str, list[float]],
+    inside: dict[str, list[float]],
+) -> list[object]:  # fmt: skip
+    """The growth exponents over ``sizes``, whole request and inside the parser."""
+    return [
+        f"{label}: growth exponent", "", "",
+        growth_exponent(sizes, totals["streamcall"]), growth_exponent(sizes, totals[peer]), "",
+        growth_exponent(sizes, inside["streamcall"]), growth_exponent(sizes, inside[peer]), "",
+    ]  # fmt: skip

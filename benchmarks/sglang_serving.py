@@ -34,8 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks._serving import ParserClock, streamed_args
-from benchmarks._util import growth_exponent, table
+from benchmarks._serving import ParserClock, growth_row, size_row, streamed_args
+from benchmarks._util import table
 from benchmarks.formats import object_args, string_args, tools_for
 from streamcall.formats.registry import parser_class
 
@@ -143,34 +143,9 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
         for name in totals:
             totals[name].append(best[name])
             inside[name].append(best_inside[name])
-        us = {k: v / steps * 1e6 for k, v in best.items()}
-        us_in = {k: v / steps * 1e6 for k, v in best_inside.items()}
-        rows.append(
-            [
-                f"{fmt} {shape} {size // 1024} KB" + "".join(f" ({w}: wrong args)" for w in wrong),
-                steps,
-                us["none"],
-                us["streamcall"],
-                us["sglang"],
-                best["sglang"] / best["streamcall"],
-                us_in["streamcall"],
-                us_in["sglang"],
-                best_inside["sglang"] / best_inside["streamcall"],
-            ]
-        )
-    rows.append(
-        [
-            f"{fmt} {shape}: growth exponent",
-            "",
-            "",
-            growth_exponent(SIZES, totals["streamcall"]),
-            growth_exponent(SIZES, totals["sglang"]),
-            "",
-            growth_exponent(SIZES, inside["streamcall"]),
-            growth_exponent(SIZES, inside["sglang"]),
-            "",
-        ]
-    )
+        label = f"{fmt} {shape} {size // 1024} KB" + "".join(f" ({w}: wrong args)" for w in wrong)
+        rows.append(size_row(label, steps, "sglang", best, best_inside))
+    rows.append(growth_row(f"{fmt} {shape}", SIZES, "sglang", totals, inside))
     return rows
 
 

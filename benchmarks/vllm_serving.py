@@ -33,8 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks._serving import ParserClock, streamed_args
-from benchmarks._util import growth_exponent, table
+from benchmarks._serving import ParserClock, growth_row, size_row, streamed_args
+from benchmarks._util import table
 from benchmarks.formats import object_args, string_args, tools_for
 from streamcall.formats.registry import parser_class
 
@@ -132,34 +132,9 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
         for name in totals:
             totals[name].append(best[name])
             inside[name].append(best_inside[name])
-        us = {k: v / deltas * 1e6 for k, v in best.items()}
-        us_in = {k: v / deltas * 1e6 for k, v in best_inside.items()}
-        rows.append(
-            [
-                f"{fmt} {shape} {size // 1024} KB" + "".join(f" ({w}: wrong args)" for w in wrong),
-                deltas,
-                us["none"],
-                us["streamcall"],
-                us["vllm"],
-                best["vllm"] / best["streamcall"],
-                us_in["streamcall"],
-                us_in["vllm"],
-                best_inside["vllm"] / best_inside["streamcall"],
-            ]
-        )
-    rows.append(
-        [
-            f"{fmt} {shape}: growth exponent",
-            "",
-            "",
-            growth_exponent(SIZES, totals["streamcall"]),
-            growth_exponent(SIZES, totals["vllm"]),
-            "",
-            growth_exponent(SIZES, inside["streamcall"]),
-            growth_exponent(SIZES, inside["vllm"]),
-            "",
-        ]
-    )
+        label = f"{fmt} {shape} {size // 1024} KB" + "".join(f" ({w}: wrong args)" for w in wrong)
+        rows.append(size_row(label, deltas, "vllm", best, best_inside))
+    rows.append(growth_row(f"{fmt} {shape}", SIZES, "vllm", totals, inside))
     return rows
 
 
