@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from benchmarks._util import growth_exponent
 
-__all__ = ["ParserClock", "growth_row", "size_row", "streamed_args"]
+__all__ = ["ParserClock", "growth_row", "interleaved_best", "size_row", "streamed_args"]
 
 
 def streamed_args(chunks: list[dict[str, Any]]) -> list[Any]:
@@ -69,3 +70,27 @@ def growth_row(
         growth_exponent(sizes, totals["streamcall"]), growth_exponent(sizes, totals[peer]), "",
         growth_exponent(sizes, inside["streamcall"]), growth_exponent(sizes, inside[peer]), "",
     ]  # fmt: skip
+
+
+def interleaved_best(
+    streams: dict[str, Callable[[dict[str, Any]], object]],
+    clocks: dict[str, ParserClock],
+    body: dict[str, Any],
+    repeat: int,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """The best CPU time of each stream over ``repeat`` interleaved rounds (one run of each
+    per round), and the best time inside each clocked parser. ``none`` gets the same body
+    with no tools (a server with no tool parser refuses tools)."""
+    best = dict.fromkeys(streams, float("inf"))
+    best_inside = dict.fromkeys(clocks, float("inf"))
+    for _ in range(repeat):
+        for name, run in streams.items():
+            request = body if name != "none" else {**body, "tools": None}
+            if name in clocks:
+                clocks[name].total = 0.0
+            start = time.process_time()
+            run(request)
+            best[name] = min(best[name], time.process_time() - start)
+            if name in clocks:
+                best_inside[name] = min(best_inside[name], clocks[name].total)
+    return best, best_inside

@@ -29,11 +29,17 @@ import json
 import os
 import sys
 import tempfile
-import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from benchmarks._serving import ParserClock, growth_row, size_row, streamed_args
+from benchmarks._serving import (
+    ParserClock,
+    growth_row,
+    interleaved_best,
+    size_row,
+    streamed_args,
+)
 from benchmarks._util import table
 from benchmarks.formats import object_args, string_args, tools_for
 from streamcall.formats.registry import parser_class
@@ -78,6 +84,10 @@ async def _stream(serving: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
     return [json.loads(line[6:-2]) async for line in result if line != "data: [DONE]\n\n"]
 
 
+def _run(serving: Any, request: dict[str, Any]) -> None:
+    asyncio.run(_stream(serving, request))
+
+
 def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
     h = _harness()
     from vllm.tool_parsers import ToolParserManager
@@ -116,19 +126,8 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
             for name in ("streamcall", "vllm")
             if streamed_args(asyncio.run(_stream(servings[name], body))) != [args]
         ]
-        best = dict.fromkeys(servings, float("inf"))
-        best_inside = dict.fromkeys(clocks, float("inf"))
-        for _ in range(REPEAT):  # interleaved: one run of each per round
-            for name, serving in servings.items():
-                # no tool parser: the same text with no tools (vLLM refuses tools there)
-                request = body if name != "none" else {**body, "tools": None}
-                if name in clocks:
-                    clocks[name].total = 0.0
-                start = time.process_time()
-                asyncio.run(_stream(serving, request))
-                best[name] = min(best[name], time.process_time() - start)
-                if name in clocks:
-                    best_inside[name] = min(best_inside[name], clocks[name].total)
+        streams = {name: partial(_run, serving) for name, serving in servings.items()}
+        best, best_inside = interleaved_best(streams, clocks, body, REPEAT)
         for name in totals:
             totals[name].append(best[name])
             inside[name].append(best_inside[name])
