@@ -54,6 +54,18 @@ class Renamed:
 
 
 _THINK = (("<think>", "<reason>"), ("</think>", "</reason>"))
+# The renames of the key/value-tag family (GLM's and Poolside's templates share the markers)
+KEY_VALUE_RENAMES = (
+    ("<tool_call>", "<call>"),
+    ("</tool_call>", "</call>"),
+    ("<arg_key>", "<k>"),
+    ("</arg_key>", "</k>"),
+    ("<arg_value>", "<v>"),
+    ("</arg_value>", "</v>"),
+    ("<think>", "<mind>"),
+    ("</think>", "</mind>"),
+)
+
 RENAMED = [
     Renamed(
         "JSON in tags (Hermes, Qwen3)",
@@ -113,16 +125,7 @@ RENAMED = [
     Renamed(
         "key/value tags (GLM-4.6)",
         "llama.cpp/GLM-4.6.jinja",
-        (
-            ("<tool_call>", "<call>"),
-            ("</tool_call>", "</call>"),
-            ("<arg_key>", "<k>"),
-            ("</arg_key>", "</k>"),
-            ("<arg_value>", "<v>"),
-            ("</arg_value>", "</v>"),
-            ("<think>", "<mind>"),
-            ("</think>", "</mind>"),
-        ),
+        KEY_VALUE_RENAMES,
         "xml_params",
         ("<call>", "</call>"),
         ("<mind>", "</mind>"),
@@ -294,16 +297,7 @@ RENAMED = [
     Renamed(
         "key/value tags (Poolside Laguna)",
         "llama.cpp/poolside-Laguna-XS.2.jinja",
-        (
-            ("<tool_call>", "<call>"),
-            ("</tool_call>", "</call>"),
-            ("<arg_key>", "<k>"),
-            ("</arg_key>", "</k>"),
-            ("<arg_value>", "<v>"),
-            ("</arg_value>", "</v>"),
-            ("<think>", "<mind>"),
-            ("</think>", "</mind>"),
-        ),
+        KEY_VALUE_RENAMES,
         "xml_params",
         ("<call>", "</call>"),
         ("<mind>", "</mind>"),
