@@ -95,33 +95,36 @@ class FeedLoop:
     def feed(self, text: str) -> list[Event]:
         """Consume a chunk of model text; return the events it decides."""
         out: list[Event] = []
-        if self._finished or not text:
-            return out
         tail = self._tail
         try:  # (free unless it raises: the type is checked only then)
-            if tail:
+            if tail:  # (a finished parser holds no tail)
+                if not text:
+                    return out
                 buf = tail + text
                 if self._wait_len:  # (rule 4)
                     if len(buf) <= self._wait_len and self._wait_for not in text:
                         self._tail = buf
                         return out
                     self._wait_len = 0
-            else:
+            elif text and not self._finished:
                 buf = text
-            steps = self._steps
-            # (the first step outside the loop: most chunks take one step)
-            pos, hold = steps[self._mode](buf, 0, out, False)
+            else:
+                return out
+            # (the first step outside the loop: most chunks take one step, and hold)
+            pos, hold = self._steps[self._mode](buf, 0, out, False)
             if not hold:
                 n = len(buf)
                 while pos < n:
-                    pos, hold = steps[self._mode](buf, pos, out, False)
+                    pos, hold = self._steps[self._mode](buf, pos, out, False)
                     if hold:
                         break
         except TypeError:
             if not isinstance(text, str):
                 raise not_text(text) from None
             raise
-        self._tail = (buf[pos:] if pos else buf) if pos < len(buf) else ""
+        # (``buf[0:]`` is ``buf`` itself, ``buf[len(buf):]`` is ''; a step that did not hold
+        # read to the end)
+        self._tail = buf[pos:] if hold else ""
         return out
 
     def finish(self) -> list[Event]:

@@ -40,8 +40,11 @@ with the text the check above needs. The arguments end with ``done`` (the call's
 position past it) or ``error`` (malformed text at the position returned: the rest is not
 arguments; ``close`` closes what was read so that it loads).
 
-Fast reads, both in ``read`` (``streamcall.text.fast``; the reference path is the token
-loop, ``_read``, beside them):
+Fast reads (``streamcall.text.fast``; the reference path is the token loop, ``_read``),
+written out in the pythonic engine's ``feed`` (``formats/engines/py_calls.py``), where they
+run in ``feed``'s own frame wherever the parser's mode is the arguments' (a step's call per
+chunk cost as much as the read: docs/performance.md); ``read``, the ARGS step, takes the
+token loop from where they stop. The regexes and states they read are this module's:
 
 - the common members at the call level (a plain keyword, ``=``, a bare scalar or a short
   string with no backslash, ``,``) are read with about one regex per chunk, whichever of
@@ -63,20 +66,17 @@ from json.encoder import encode_basestring as _quote
 from typing import Final
 
 from streamcall.events import Event, ToolCallArgs
-from streamcall.text import fast
 from streamcall.text.jsonscan import MAX_DEPTH
 from streamcall.text.jsonstring import HIGH_SURROGATE_TAIL
 from streamcall.text.markers import cut_marker, header_match
 from streamcall.text.pyliteral import (
     BYTES,
-    LITERALS,
     RAW,
     STR,
     STRING_PREFIXES,
     body_run,
     json_body,
     plain_body_run,
-    quick_scalar,
     scalar_json,
 )
 
@@ -225,157 +225,6 @@ class PythonArgs:
         """Read ``buf`` from ``pos`` (the loop's step contract: ``(pos, hold)``)."""
         n = len(buf)
         hold = ended = False
-        if not final and fast.FAST:
-            if self._long_run is not None and self._state == _STRING:
-                # A chunk inside a long string that is one run of body up to its end, or up
-                # to an escape cut by it (held, as ``_string`` holds it), and does not end
-                # with what may be a high surrogate escape (which ``_string`` holds for its
-                # low half): decoded at once. Reference: ``_string``.
-                end = self._long_run.match(buf, pos).end()  # type: ignore[union-attr]
-                if (end == n or buf[end] == "\\") and not (
-                    end - 6 >= pos and buf.startswith("\\u", end - 6)
-                ):
-                    run = buf[pos:end] if pos or end < n else buf
-                    piece = json_body(run, self._str_kind) if "\\" in run else _quote(run)[1:-1]
-                    if piece:  # (empty: nothing, or a line continuation)
-                        self.parts.append(piece)
-                        self._given += 1
-                        out.append(ToolCallArgs(self.index, piece))
-                    return end, end < n
-            # The common members at the call level, from whichever token ``pos`` is in
-            # (``_MEMBERS``): they stop where the token loop must go on, or hold.
-            # Reference: ``_read``.
-            parts = self.parts
-            more = True
-            while more and pos < n:
-                # The rest of the current token at the call level, and the next member.
-                state = self._state
-                if state == _MEMBER:
-                    m = _MEMBERS.match(buf, pos)
-                    if m is None:
-                        break
-                    base = 0
-                elif state == _SCALAR:
-                    if not self._after_key or self._kinds[-1] != _CALL:
-                        break
-                    m = _SCALAR_REST.match(buf, pos + self._scanned)
-                    if m is None:
-                        break
-                    value = quick_scalar(buf[pos : m.start(1)])
-                    if value is None:  # the token loop says what is wrong
-                        break
-                    parts.append(value)
-                    self._after_key = False
-                    self._scanned = 0
-                    self._state = _MEMBER
-                    base = 1
-                elif state == _STRING:
-                    if (
-                        self._long_run is not None
-                        or len(self._quote) != 1
-                        or self._kinds[-1] != _CALL
-                    ):
-                        break
-                    m = _STRING_REST[self._quote].match(buf, pos)
-                    if m is None:
-                        break
-                    parts.append(_quote(m.group(1))[1:])
-                    self._state = _MEMBER
-                    base = 1
-                elif state == _VALUE:
-                    if not self._after_key or self._kinds[-1] != _CALL:
-                        break
-                    m = _VALUE_REST.match(buf, pos)
-                    if m is None:
-                        break
-                    scalar = m.group(1)
-                    if scalar is None:
-                        value = _quote(m.group(2) if m.group(3) is None else m.group(3))
-                    else:
-                        value = quick_scalar(scalar)
-                        if value is None:  # the token loop says what is wrong
-                            break
-                    parts.append(value)
-                    self._after_key = False
-                    self._state = _MEMBER
-                    base = 4
-                else:
-                    break
-                last: int = m.lastindex  # type: ignore[assignment]
-                more = False
-                while True:  # the members this match read (two at most)
-                    r = last - base
-                    if r <= 0:  # no member follows
-                        pos = m.end()
-                        more = True
-                        break
-                    if r >= 7:  # whole
-                        key, scalar, single, double = m.group(
-                            base + 1, base + 2, base + 3, base + 5
-                        )
-                        if scalar is None:
-                            value = _quote(single if double is None else double)
-                        else:
-                            value = LITERALS.get(scalar)
-                            if value is None:
-                                value = quick_scalar(scalar)
-                            if value is None:  # the token loop says what is wrong
-                                pos = m.start(base + 1)
-                                break
-                        counts = self._counts
-                        parts.append(f',"{key}":{value}' if counts[-1] else f'"{key}":{value}')
-                        counts[-1] += 1
-                        if r == 7:
-                            pos = m.end()
-                            more = True
-                            break
-                        base += 7
-                        continue
-                    pos = m.start(base + 1)
-                    if r == 1:  # a keyword cut before its value: held
-                        hold = n - pos <= self._max_keyword
-                        break
-                    # cut by the end of the buffer after its '=': the key, and the value begun
-                    key = m.group(base + 1)
-                    counts = self._counts
-                    text = f',"{key}":' if counts[-1] else f'"{key}":'
-                    counts[-1] += 1
-                    if r == 2:
-                        parts.append(text)
-                        self._after_key = True
-                        value = m.group(base + 2)
-                        if value:
-                            self._state = _SCALAR
-                            self._scanned = len(value)
-                            pos = m.start(base + 2)
-                            hold = True
-                            break
-                        self._state = _VALUE  # only blanks after the '='
-                        pos = n
-                        break
-                    # a string: cut in its body (r 3 or 5) or its closing quote last (r 4 or 6)
-                    body = base + 3 if r <= 4 else base + 5
-                    value = m.group(body)
-                    if not value:  # ' or '' at the end: held, as _string_open holds it
-                        parts.append(text)
-                        self._after_key = True
-                        self._state = _VALUE
-                        pos = m.start(body) - 1
-                        hold = True
-                        break
-                    q = "'" if r <= 4 else '"'
-                    self._quote = q
-                    self._str_kind = STR
-                    self._body_run = body_run(q, STR)
-                    self._long_run = None  # short, probably: the next chunk tries _STRING_REST
-                    parts.append(text + _quote(value)[:-1])
-                    self._state = _STRING
-                    if r & 1:
-                        pos = n
-                    else:  # the quote: _closes_here must see what follows it
-                        pos = m.start(body + 1)
-                        hold = True
-                    break
         if not hold and pos < n:
             pos, hold = self._read(buf, pos, final)
             if self.done or self.error:

@@ -2,11 +2,11 @@
 default) and on their reference paths (``streamcall.text.fast.reference``), chunk by chunk,
 in any chunking, cut anywhere and ended anywhere: pythonic, llama4_pythonic, olmo3, lfm2.
 
-The fast reads are ``PythonArgs``'s (``streamcall/text/pyargs.py``): the common members at
-the call level (a keyword, '=', a bare scalar or a short string, ',') read with about one
-regex per chunk, whichever token the chunk begins in (``_read_members``), and a chunk inside
-a long string decoded at once (``_read_long_string``); the reference path is the token loop
-(``_read``). Not only the whole stream must agree: after every chunk both must have
+The fast reads are ``PythonArgs``'s (``streamcall/text/pyargs.py``), written out in the
+pythonic engine's ``feed``: the common members at the call level (a keyword, '=', a bare
+scalar or a short string, ',') read with about one regex per chunk, whichever token the
+chunk begins in, and a chunk inside a long string decoded at once; the reference path is
+the token loop (``PythonArgs._read``). Not only the whole stream must agree: after every chunk both must have
 released the same text and the same argument JSON, so a fast read never holds back what the
 reference path streams. A fast read is kept only if it measures faster
 (docs/performance.md), and a test pins that each is on and taken.

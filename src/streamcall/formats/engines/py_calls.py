@@ -51,6 +51,11 @@ text. A block that breaks before its first call is released as text, whole
 What it holds back: a partial START or END marker; the head until its ``(`` (at most
 ``MAX_HEAD`` characters); in the arguments, what ``PythonArgs`` holds (a keyword until its
 ``=``, a scalar until its end, a cut escape, a quote that may close the string).
+``feed`` is the feed loop written out (``streamcall.text.FeedLoop.feed``, whose rules it
+keeps) with ``PythonArgs``'s fast reads in it, run wherever the mode is ARGS, so that most
+chunks of a long call take no step's call; the ARGS step (``PythonArgs.read``) takes the
+token loop from where they stop.
+
 A block whose first call opens with ``{`` is JSON calls (``JSON_BODY``, LFM2 asked for
 JSON), read by the JSON-call engine to the block's end. An output whose first non-blank
 character is ``{`` is the ``JSON_OUTPUT`` format's, whole (Llama 4 run with its JSON
@@ -62,13 +67,27 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
+from json.encoder import encode_basestring as _quote
 from typing import Any, ClassVar
 
 from streamcall._mypyc import mypyc_attr
-from streamcall.events import Event, Text
+from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.engines.json_calls import JsonCallsParser
-from streamcall.text import MarkerFinder, PythonArgs, Step, cut_marker, header_match
+from streamcall.text import MarkerFinder, PythonArgs, Step, cut_marker, fast, header_match
+from streamcall.text.loop import not_text
+from streamcall.text.pyargs import (  # the fast reads' regexes and states (``feed``)
+    _CALL,
+    _MEMBER,
+    _MEMBERS,
+    _SCALAR,
+    _SCALAR_REST,
+    _STRING,
+    _STRING_REST,
+    _VALUE,
+    _VALUE_REST,
+)
+from streamcall.text.pyliteral import LITERALS, STR, body_run, json_body, quick_scalar, scalar_json
 
 __all__ = ["Mode", "PythonicCallsParser", "py_call", "py_literal"]
 
@@ -160,6 +179,231 @@ class PythonicCallsParser(ToolParser):
             self._read_json_body,
             self._read_delegate,
         )
+
+    # -- the feed loop, with the arguments' fast reads in it ----------------------------------
+
+    def feed(self, text: str) -> list[Event]:
+        """``FeedLoop.feed`` written out, with ``PythonArgs``'s fast reads in it
+        (``streamcall.text.pyargs``; the reference path is its ``read``, the ARGS step).
+
+        Most chunks of a long call fall inside its arguments, and there a step's call (a
+        Python frame, the step's tuple) costs as much as the fast read itself: so the fast
+        reads run here, in ``feed``'s own frame, wherever the mode is ARGS, and the step
+        runs only where they stop (docs/performance.md, "The pure build's creep"). They
+        read ``PythonArgs``'s state as its own methods would, and emit what they decided
+        as ``read`` does: one ``ToolCallArgs`` a chunk.
+        """
+        out: list[Event] = []
+        tail = self._tail
+        try:  # (free unless it raises: the type is checked only then)
+            if tail:  # (a finished parser holds no tail)
+                if not text:
+                    return out
+                buf = tail + text
+                if self._wait_len:  # (the feed loop's rule 4)
+                    if len(buf) <= self._wait_len and self._wait_for not in text:
+                        self._tail = buf
+                        return out
+                    self._wait_len = 0
+            elif text and not self._finished:
+                buf = text
+            else:
+                return out
+            n = len(buf)
+            pos = 0
+            while True:  # (``buf`` is not empty)
+                if self._mode == ARGS and fast.FAST:
+                    a = self._args
+                    if a._long_run is not None and a._state == _STRING:
+                        # A chunk inside a long string that is one run of body up to its end, or up
+                        # to an escape cut by it (held, as ``_string`` holds it), and does not end
+                        # with what may be a high surrogate escape (which ``_string`` holds for its
+                        # low half): decoded at once. Reference: ``_string``.
+                        end = a._long_run.match(buf, pos).end()  # type: ignore[union-attr]
+                        if (end == n or buf[end] == "\\") and not (
+                            end - 6 >= pos and buf.startswith("\\u", end - 6)
+                        ):
+                            run = buf[pos:end] if pos or end < n else buf
+                            piece = (
+                                json_body(run, a._str_kind) if "\\" in run else _quote(run)[1:-1]
+                            )
+                            if piece:  # (empty: nothing, or a line continuation)
+                                a.parts.append(piece)
+                                a._given += 1
+                                out.append(ToolCallArgs(a.index, piece))
+                            self._tail = buf[end:] if end < n else ""
+                            return out
+                    # The common members at the call level, from whichever token ``pos`` is in
+                    # (``_MEMBERS``): they stop where the token loop must go on, or hold.
+                    # Reference: ``_read``.
+                    parts = a.parts
+                    hold = False
+                    more = True
+                    while more and pos < n:
+                        # The rest of the current token at the call level, and the next member.
+                        state = a._state
+                        if state == _MEMBER:
+                            m = _MEMBERS.match(buf, pos)
+                            if m is None:
+                                break
+                            base = 0
+                        elif state == _SCALAR:
+                            if not a._after_key or a._kinds[-1] != _CALL:
+                                break
+                            m = _SCALAR_REST.match(buf, pos + a._scanned)
+                            if m is None:
+                                break
+                            value = quick_scalar(buf[pos : m.start(1)])
+                            if value is None:  # the token loop says what is wrong
+                                break
+                            parts.append(value)
+                            a._after_key = False
+                            a._scanned = 0
+                            a._state = _MEMBER
+                            base = 1
+                        elif state == _STRING:
+                            if (
+                                a._long_run is not None
+                                or len(a._quote) != 1
+                                or a._kinds[-1] != _CALL
+                            ):
+                                break
+                            m = _STRING_REST[a._quote].match(buf, pos)
+                            if m is None:
+                                break
+                            parts.append(_quote(m.group(1))[1:])
+                            a._state = _MEMBER
+                            base = 1
+                        elif state == _VALUE:
+                            if not a._after_key or a._kinds[-1] != _CALL:
+                                break
+                            m = _VALUE_REST.match(buf, pos)
+                            if m is None:
+                                break
+                            scalar = m.group(1)
+                            if scalar is None:
+                                value = _quote(m.group(2) if m.group(3) is None else m.group(3))
+                            else:
+                                value = quick_scalar(scalar)
+                                if value is None:  # the token loop says what is wrong
+                                    break
+                            parts.append(value)
+                            a._after_key = False
+                            a._state = _MEMBER
+                            base = 4
+                        else:
+                            break
+                        last: int = m.lastindex  # type: ignore[assignment]
+                        more = False
+                        while True:  # the members this match read (two at most)
+                            r = last - base
+                            if r <= 0:  # no member follows
+                                pos = m.end()
+                                more = True
+                                break
+                            if r >= 7:  # whole
+                                key, scalar, single, double = m.group(
+                                    base + 1, base + 2, base + 3, base + 5
+                                )
+                                if scalar is None:
+                                    value = _quote(single if double is None else double)
+                                else:
+                                    value = LITERALS.get(scalar)
+                                    if value is None:
+                                        # quick_scalar's plain decimal integer, written out (a call
+                                        # fewer per member: most members of a long call are such)
+                                        if (
+                                            scalar.isdigit()
+                                            and scalar.isascii()
+                                            and (scalar[0] != "0" or len(scalar) == 1)
+                                        ):
+                                            value = scalar
+                                        else:
+                                            value = scalar_json(scalar)
+                                    if value is None:  # the token loop says what is wrong
+                                        pos = m.start(base + 1)
+                                        break
+                                counts = a._counts
+                                parts.append(
+                                    f',"{key}":{value}' if counts[-1] else f'"{key}":{value}'
+                                )
+                                counts[-1] += 1
+                                if r == 7:
+                                    pos = m.end()
+                                    more = True
+                                    break
+                                base += 7
+                                continue
+                            pos = m.start(base + 1)
+                            if r == 1:  # a keyword cut before its value: held
+                                hold = n - pos <= a._max_keyword
+                                break
+                            # cut by the end of the buffer after its '=': the key, and the value begun
+                            key = m.group(base + 1)
+                            counts = a._counts
+                            text = f',"{key}":' if counts[-1] else f'"{key}":'
+                            counts[-1] += 1
+                            if r == 2:
+                                parts.append(text)
+                                a._after_key = True
+                                value = m.group(base + 2)
+                                if value:
+                                    a._state = _SCALAR
+                                    a._scanned = len(value)
+                                    pos = m.start(base + 2)
+                                    hold = True
+                                    break
+                                a._state = _VALUE  # only blanks after the '='
+                                pos = n
+                                break
+                            # a string: cut in its body (r 3 or 5) or its closing quote last (r 4 or 6)
+                            body = base + 3 if r <= 4 else base + 5
+                            value = m.group(body)
+                            if not value:  # ' or '' at the end: held, as _string_open holds it
+                                parts.append(text)
+                                a._after_key = True
+                                a._state = _VALUE
+                                pos = m.start(body) - 1
+                                hold = True
+                                break
+                            q = "'" if r <= 4 else '"'
+                            a._quote = q
+                            a._str_kind = STR
+                            a._body_run = body_run(q, STR)
+                            a._long_run = None  # short, probably: the next chunk tries _STRING_REST
+                            parts.append(text + _quote(value)[:-1])
+                            a._state = _STRING
+                            if r & 1:
+                                pos = n
+                            else:  # the quote: _closes_here must see what follows it
+                                pos = m.start(body + 1)
+                                hold = True
+                            break
+                    if hold or pos >= n:
+                        # the new pieces, as one delta (``PythonArgs.read``'s emission)
+                        parts = a.parts
+                        given = a._given
+                        k = len(parts)
+                        if k > given:
+                            if given:
+                                delta = parts[given] if k == given + 1 else "".join(parts[given:])
+                                a._given = k
+                            else:  # all of them: the joined text stands for them
+                                delta = "".join(parts)
+                                a.parts = [delta]
+                                a._given = 1
+                            out.append(ToolCallArgs(a.index, delta))
+                        self._tail = buf[pos:] if hold else ""  # (a hold is before the end)
+                        return out
+                pos, hold = self._steps[self._mode](buf, pos, out, False)
+                if hold or pos >= n:
+                    break
+        except TypeError:
+            if not isinstance(text, str):
+                raise not_text(text) from None
+            raise
+        self._tail = (buf[pos:] if pos else buf) if pos < n else ""
+        return out
 
     # -- text ------------------------------------------------------------------------------
 
