@@ -378,6 +378,14 @@ RENAMED = [
         ("<|BEGIN_CALLS|>", "<|END_CALLS|>"),
         ("<|BEGIN_THOUGHT|>", "<|END_THOUGHT|>"),
     ),
+    Renamed(
+        "a JSON list in a code fence after a word (Command R+)",
+        "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+        (("Action:", "Invoke:"),),
+        "json",
+        ("Invoke:\n```json", "```"),
+        None,
+    ),
 ]
 _IDS = [r.family for r in RENAMED]
 _DERIVED: dict[str, Any] = {}
@@ -638,7 +646,7 @@ def test_most_recognised_templates_are_derived_too() -> None:
         if detect_template((ROOT / f).read_text(encoding="utf-8"), fingerprints=False).tool_syntax
         == "derived"
     ]
-    assert len(derived) >= 61, len(derived)
+    assert len(derived) >= 62, len(derived)
 
 
 @pytest.mark.parametrize(
@@ -720,6 +728,7 @@ EXPORTABLE = {
     "XML parameters in suffixed tokens (Tencent HY3)",
     "a JSON list with the model's call ids (Mistral Nemo)",
     "a JSON list with call ids in action tokens (Cohere Command A)",
+    "a JSON list in a code fence after a word (Command R+)",
 }
 
 

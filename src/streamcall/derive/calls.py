@@ -13,7 +13,8 @@ call writes the second, or a digit one more in the second call (Kimi K2's
 block are what the call rendering writes at the turn's edges and the content rendering
 (``probes.content``) does not, where the two turns part at a whole token; where the call
 turn ends with other tokens than the content turn, its first is the block's closer
-(Cohere's ``<|END_ACTION|>``).
+(Cohere's ``<|END_ACTION|>``). A block opened by a short line and a code fence instead of
+a token (Command R+'s ``Action:\n```json``) has that text as its opener.
 
 Then the call's own text decides the layout, first match wins:
 
@@ -367,6 +368,8 @@ def _block(
     if listed:
         opening = opening[:-1].rstrip()
     open_ = marker_before(opening) if opening.strip() else ""
+    if not open_:
+        open_ = _fenced_opener(opening)
     if open_ in ignore or (open_ and prompt.rstrip().endswith(open_)):
         open_ = ""
     open_at = start - (len(before) - len(before[: common + len(opening)].rstrip()))
@@ -390,6 +393,17 @@ def _block(
     if close:
         close_at = two.find(close, close_at) + len(close)
     return open_, close, listed, open_at, close_at
+
+
+#: a short line, then a code fence (Command R+'s ``Action:\n```json``)
+_FENCED = re.compile(r"[^\n`]{1,24}\n{0,2}```[\w-]*")
+
+
+def _fenced_opener(opening: str) -> str:
+    """The block's opener where the turn opens it with a line and a code fence, not with a
+    marker token (Command R+'s ``Action:\n```json``): that text as written, or ''."""
+    text = opening.strip()
+    return text if _FENCED.fullmatch(text) else ""
 
 
 def _turn_closer(closing: str, plain_after: str) -> str:

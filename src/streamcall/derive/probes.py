@@ -71,16 +71,20 @@ _TYPES = {
     "zq_bool": {"type": "boolean"},
     "zq_null": {},  # untyped: templates that spell a schema's types out in Python choke on
     "zq_list": {},  # "null" and on an array without items
-    "zq_obj": {"type": "object"},
+    "zq_obj": {"type": "object", "additionalProperties": {}},  # Command R+ spells it out
 }
-#: the tools the probes declare: the two functions, their arguments typed
+#: the tools the probes declare: the two functions, their arguments typed and described
+#: (Command R+'s template writes every argument's description)
 TOOLS: list[dict[str, Any]] = [
     {
         "type": "function",
         "function": {
             "name": name,
             "description": "a probe",
-            "parameters": {"type": "object", "properties": _TYPES},
+            "parameters": {
+                "type": "object",
+                "properties": {k: {**v, "description": "a probe"} for k, v in _TYPES.items()},
+            },
         },
     }
     for name in NAMES
