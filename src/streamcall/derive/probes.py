@@ -64,7 +64,7 @@ NEXT = "zqnext"
 CONTENT = "zqcontent"
 RESULT = "zqresult"
 REASONING = "zqreasoning"
-_TYPES = {
+_TYPES: dict[str, dict[str, Any]] = {
     "zq_str": {"type": "string"},
     "zq_int": {"type": "integer"},
     "zq_float": {"type": "number"},
