@@ -601,6 +601,74 @@ def test_malformed_output_never_raises(case: Renamed) -> None:
             testing.coalesce(testing.run(output_parser_for(found), [sample[:cut] + tail]))
 
 
+# -- call ids and indices ----------------------------------------------------------------------
+
+_WEATHER = '{"city": "Paris"}'
+
+
+@pytest.mark.parametrize(
+    ("family", "output", "call_id"),
+    [
+        (
+            "a header with the model's call id (Mistral Small 3.2)",
+            f"[FN_CALLS]get_weather[FN_ID]abc123XYZ[FN_ARGS]{_WEATHER}",
+            "abc123XYZ",
+        ),
+        (
+            "the model's call id before the name (Solar Open)",
+            "<|fns|><|fn:begin|>a1b2c3d4e5<|fn:name|>get_weather<|fn:args|>"
+            f"{_WEATHER}<|fn:end|><|fns_end|>",
+            "a1b2c3d4e5",
+        ),
+        (
+            "a JSON list with the model's call ids (Mistral Nemo)",
+            f'[FN_CALLS][{{"name": "get_weather", "id": "abc123XYZ", "arguments": {_WEATHER}}}]',
+            "abc123XYZ",
+        ),
+        (
+            # an id after the arguments comes too late: the call started with its own
+            "a JSON list with the model's call ids (Mistral Nemo)",
+            f'[FN_CALLS][{{"name": "get_weather", "arguments": {_WEATHER}, "id": "abc123XYZ"}}]',
+            "call_0",
+        ),
+        (
+            "a JSON list with call ids in action tokens (Cohere Command A)",
+            '<|BEGIN_CALLS|>[{"tool_call_id": "7", "tool_name": "get_weather", '
+            f'"parameters": {_WEATHER}}}]<|END_CALLS|>',
+            "7",
+        ),
+        (
+            "a header with the call's index (Kimi K2 Thinking)",
+            "<|fn_section|><|fn_begin|>functions.get_weather:3<|fn_args|>"
+            f"{_WEATHER}<|fn_end|><|fn_section_end|>",
+            "call_0",
+        ),
+    ],
+)
+def test_a_derived_parser_takes_the_call_id_the_model_writes(
+    family: str, output: str, call_id: str
+) -> None:
+    found = _found(next(c for c in RENAMED if c.family == family))
+
+    def make() -> Any:
+        return found.derived.tool_parser()
+
+    items = testing.check_chunkings(make, output)
+    calls = [c for k, c in items if k == "call"]
+    assert [(c.name, c.id, json.loads(c.arguments)) for c in calls] == [  # type: ignore[union-attr]
+        ("get_weather", call_id, {"city": "Paris"})
+    ]
+    assert not "".join(v for k, v in items if k == "text" and isinstance(v, str)).strip()
+
+
+def test_a_header_that_is_not_the_derived_one_is_text() -> None:
+    # Kimi K2's header must be the name and its index: another header is not a call
+    found = _found(next(c for c in RENAMED if "Kimi K2" in c.family))
+    output = f"<|fn_section|><|fn_begin|>functions.get_weather:x<|fn_args|>{_WEATHER}<|fn_end|>"
+    items = testing.coalesce(testing.run(found.derived.tool_parser(), [output]))
+    assert not [c for k, c in items if k == "call"]
+
+
 # -- recognised templates ---------------------------------------------------------------------
 
 
