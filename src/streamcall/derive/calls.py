@@ -516,7 +516,8 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
     tail = right[last + len(pclose) :].split()
     tokens = [t for t in _SPLIT.split(left) if t]
     if not tokens or len(tokens) > 2 or len(tail) != len(tokens):
-        return Refusal("beyond", "call markers the engines do not pair")
+        typed = _typed_params(right, k2, mid)  # the reason, where it is that
+        return typed or Refusal("beyond", "call markers the engines do not pair")
     wrapper = (tokens[0], tail[1]) if len(tokens) == 2 else ("", "")
     if wrapper[0] and open_:
         return Refusal("beyond", "a marker around each call and another around the block")
@@ -530,6 +531,20 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
         param=(popen, mid.strip(), pclose),
         value_newlines=newlines,
         each=bool(wrapper[0]),
+    )
+
+
+def _typed_params(right: str, k2: int, mid: str) -> Refusal | None:
+    """A refusal where what stands between a key and its value differs from parameter to
+    parameter (Kimi K3's ``key="k" type="string"<|sep|>`` and ``type="number"``)."""
+    at = k2 + len("zq_int")
+    value = right.find(str(ARGS["zq_int"]), at)
+    if value < 0 or right[at:value].strip() == mid.strip():
+        return None
+    return Refusal(
+        "beyond",
+        f"tagged parameters whose header differs per value ({mid.strip()!r}, "
+        f"{right[at:value].strip()!r}: a type attribute), which the reader does not take apart",
     )
 
 
