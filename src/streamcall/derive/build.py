@@ -3,7 +3,9 @@
 Each layout is one engine (``calls.py``'s table); a derived format is a subclass of it
 whose class attributes are the markers found, exactly as ``formats/hermes.py`` or
 ``formats/deepseek.py`` declare theirs, so the grammar, the hold-back rules and linear
-time are the engine's. Nothing here reads text.
+time are the engine's. Nothing here reads text, but for the one hook a header with a call
+id or index in it needs (``_header``, a regex over the header once it is complete, as
+``formats/kimi.py``'s and ``formats/solar_open.py``'s own).
 """
 
 from __future__ import annotations
