@@ -661,6 +661,33 @@ def test_a_derived_parser_takes_the_call_id_the_model_writes(
     assert not "".join(v for k, v in items if k == "text" and isinstance(v, str)).strip()
 
 
+# a header with the model's id before the name and the call's number after it
+_SLOTTED = """{%- for m in messages -%}
+{%- if m.role == 'user' %}<|u|>{{ m.content }}<|eot|>
+{%- elif m.role == 'assistant' %}<|a|>
+{%- if m.tool_calls %}<|calls|>{% for c in m.tool_calls %}<|c|>{{ c.id }}<|n|>\
+{{ c.function.name }}:{{ loop.index0 }}<|args|>{{ c.function.arguments | tojson }}<|e|>\
+{% endfor %}<|calls_end|><|eot|>
+{%- else %}{{ m.content }}<|eot|>{% endif %}
+{%- elif m.role == 'tool' %}<|t|>{{ m.content }}<|eot|>{% endif %}
+{%- endfor %}{% if add_generation_prompt %}<|a|>{% endif %}"""
+
+
+def test_a_header_holds_an_id_before_the_name_and_an_index_after_it() -> None:
+    derived = derive(_SLOTTED)
+    calls = derived.calls
+    assert calls is not None, derived.refusal
+    assert (calls.block, calls.call) == (("<|calls|>", "<|calls_end|>"), ("<|c|>", "<|e|>"))
+    assert (calls.header, calls.name_end) == (("{id}<|n|>", ":{index}"), "<|args|>")
+    assert "header: '{id}<|n|>' NAME ':{index}'" in derived.describe()
+    assert derived.response_template() is None  # the shapes hold no id in a header
+    output = f"<|calls|><|c|>X9<|n|>get_weather:4<|args|>{_WEATHER}<|e|><|calls_end|>"
+    items = testing.check_chunkings(lambda: derived.tool_parser(), output)
+    got = [(c.id, c.name, c.arguments) for k, c in items if k == "call"]  # type: ignore[union-attr]
+    assert got == [("X9", "get_weather", _WEATHER)]
+    assert not [v for k, v in items if k == "text"]
+
+
 def test_a_header_that_is_not_the_derived_one_is_text() -> None:
     # Kimi K2's header must be the name and its index: another header is not a call
     found = _found(next(c for c in RENAMED if "Kimi K2" in c.family))

@@ -225,7 +225,7 @@ def _slot(two: str, a: int, shift: int) -> _Slot | None:
     """The slot around ``two[a]``, where the second call (``shift`` on) writes otherwise."""
     b = a + shift
     first, second = IDS
-    for back in range(len(first)):
+    for back in range(min(len(first), a + 1)):
         at = a - back
         if two.startswith(first, at) and two.startswith(second, at + shift):
             return at, at + len(first), "id"
@@ -286,7 +286,7 @@ def _header_slots(
     call_open, header_end = syntax.call[0], syntax.name_end
     prefix = suffix = ""
     if before:
-        cut = before[0][0]
+        cut = min(s for s, _e, _k in before)
         call_open = left[:cut].strip()
         prefix = _fill(left[cut:].lstrip(), [(s - cut, e - cut, k) for s, e, k in before])
         if not call_open or prefix.strip() != prefix:
@@ -294,6 +294,8 @@ def _header_slots(
     if after:
         brace = right.find("{")
         cut = max(e for _s, e, _k in after) - name_end_at
+        if not 0 <= cut <= brace:
+            return Refusal("beyond", "a call id or index after the arguments")
         header_end = right[cut:brace].strip()
         gaps = [(s - name_end_at, e - name_end_at, k) for s, e, k in after]
         suffix = _fill(right[:cut], gaps)
