@@ -1,6 +1,6 @@
 """Deriving a parser from a chat template no fingerprint knows (``streamcall.derive``).
 
-Each renamed template (22, in every family the engines read) is a real template of the fixtures with its markers renamed
+Each renamed template (in every family the engines read) is a real template of the fixtures with its markers renamed
 consistently (``<tool_call>`` becomes ``<fn_call>``, ``<think>`` becomes ``<reason>``, ...),
 so that no fingerprint knows it while its grammar is one an engine reads. Each one is
 derived, then what the template itself renders for a call with reasoning, and for two
@@ -326,6 +326,66 @@ RENAMED = [
         ("<invoke=", "</invoke>"),
         None,
     ),
+    Renamed(
+        "a header with the call's index (Kimi K2 Thinking)",
+        "llama.cpp/Kimi-K2-Thinking.jinja",
+        (
+            ("<|tool_calls_section_begin|>", "<|fn_section|>"),
+            ("<|tool_calls_section_end|>", "<|fn_section_end|>"),
+            ("<|tool_call_begin|>", "<|fn_begin|>"),
+            ("<|tool_call_argument_begin|>", "<|fn_args|>"),
+            ("<|tool_call_end|>", "<|fn_end|>"),
+            *_THINK,
+        ),
+        "header_json",
+        ("<|fn_section|>", "<|fn_end|>"),
+        ("<reason>", "</reason>"),
+    ),
+    Renamed(
+        "a header with the model's call id (Mistral Small 3.2)",
+        "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
+        (("[TOOL_CALLS]", "[FN_CALLS]"), ("[CALL_ID]", "[FN_ID]"), ("[ARGS]", "[FN_ARGS]")),
+        "header_json",
+        ("[FN_CALLS]",),
+        None,
+    ),
+    Renamed(
+        "a JSON list with the model's call ids (Mistral Nemo)",
+        "llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja",
+        (("[TOOL_CALLS]", "[FN_CALLS]"),),
+        "json",
+        ("[FN_CALLS]",),
+        None,
+    ),
+    Renamed(
+        "the model's call id before the name (Solar Open)",
+        "llama.cpp/upstage-Solar-Open-100B.jinja",
+        (("<|tool_call:", "<|fn:"), ("<|tool_calls|>", "<|fns|>"), ("<|calls|>", "<|fns_end|>")),
+        "header_json",
+        ("<|fns|>", "<|fn:begin|>", "<|fn:end|>"),
+        None,
+    ),
+    Renamed(
+        "a JSON list with call ids in action tokens (Cohere Command A)",
+        "llama.cpp/Cohere2MoE.jinja",
+        (
+            ("<|START_ACTION|>", "<|BEGIN_CALLS|>"),
+            ("<|END_ACTION|>", "<|END_CALLS|>"),
+            ("<|START_THINKING|>", "<|BEGIN_THOUGHT|>"),
+            ("<|END_THINKING|>", "<|END_THOUGHT|>"),
+        ),
+        "json",
+        ("<|BEGIN_CALLS|>", "<|END_CALLS|>"),
+        ("<|BEGIN_THOUGHT|>", "<|END_THOUGHT|>"),
+    ),
+    Renamed(
+        "a JSON list in a code fence after a word (Command R+)",
+        "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+        (("Action:", "Invoke:"),),
+        "json",
+        ("Invoke:\n```json", "```"),
+        None,
+    ),
 ]
 _IDS = [r.family for r in RENAMED]
 _DERIVED: dict[str, Any] = {}
@@ -494,9 +554,10 @@ _FAILS = "{{ raise_exception('this template renders nothing') }}"
 
 
 def _beyond() -> str:
-    # Solar Open's calls carry the model's own id in their markup: a grammar no engine reads
-    text = (ROOT / "llama.cpp/upstage-Solar-Open-100B.jinja").read_text(encoding="utf-8")
-    return text.replace("<|tool_call:", "<|fn:")
+    # Muse Glimmer's calls write the name twice (the message's recipient, then the invoke's
+    # name): a grammar no engine reads
+    text = (ROOT / "llama.cpp/muse-glimmer.jinja").read_text(encoding="utf-8")
+    return text.replace("atem:", "acme:")
 
 
 @pytest.mark.parametrize(
@@ -510,7 +571,7 @@ def _beyond() -> str:
             "does not render tool calls",
         ),
         (_FAILS, "unknown", "unknown", "fails to render"),
-        (_beyond(), "refused", "beyond", "as text"),
+        (_beyond(), "refused", "beyond", "name twice"),
     ],
     ids=["prose", "no tool support", "cannot tell", "beyond the engines"],
 )
@@ -538,6 +599,101 @@ def test_malformed_output_never_raises(case: Renamed) -> None:
     for cut in range(0, len(sample), max(1, len(sample) // 40)):
         for tail in ("", "}", "<", "\n{", ">", "]]"):
             testing.coalesce(testing.run(output_parser_for(found), [sample[:cut] + tail]))
+
+
+# -- call ids and indices ----------------------------------------------------------------------
+
+_WEATHER = '{"city": "Paris"}'
+
+
+@pytest.mark.parametrize(
+    ("family", "output", "call_id"),
+    [
+        (
+            "a header with the model's call id (Mistral Small 3.2)",
+            f"[FN_CALLS]get_weather[FN_ID]abc123XYZ[FN_ARGS]{_WEATHER}",
+            "abc123XYZ",
+        ),
+        (
+            "the model's call id before the name (Solar Open)",
+            "<|fns|><|fn:begin|>a1b2c3d4e5<|fn:name|>get_weather<|fn:args|>"
+            f"{_WEATHER}<|fn:end|><|fns_end|>",
+            "a1b2c3d4e5",
+        ),
+        (
+            "a JSON list with the model's call ids (Mistral Nemo)",
+            f'[FN_CALLS][{{"name": "get_weather", "id": "abc123XYZ", "arguments": {_WEATHER}}}]',
+            "abc123XYZ",
+        ),
+        (
+            # an id after the arguments comes too late: the call started with its own
+            "a JSON list with the model's call ids (Mistral Nemo)",
+            f'[FN_CALLS][{{"name": "get_weather", "arguments": {_WEATHER}, "id": "abc123XYZ"}}]',
+            "call_0",
+        ),
+        (
+            "a JSON list with call ids in action tokens (Cohere Command A)",
+            '<|BEGIN_CALLS|>[{"tool_call_id": "7", "tool_name": "get_weather", '
+            f'"parameters": {_WEATHER}}}]<|END_CALLS|>',
+            "7",
+        ),
+        (
+            "a header with the call's index (Kimi K2 Thinking)",
+            "<|fn_section|><|fn_begin|>functions.get_weather:3<|fn_args|>"
+            f"{_WEATHER}<|fn_end|><|fn_section_end|>",
+            "call_0",
+        ),
+    ],
+)
+def test_a_derived_parser_takes_the_call_id_the_model_writes(
+    family: str, output: str, call_id: str
+) -> None:
+    found = _found(next(c for c in RENAMED if c.family == family))
+
+    def make() -> Any:
+        return found.derived.tool_parser()
+
+    items = testing.check_chunkings(make, output)
+    calls = [c for k, c in items if k == "call"]
+    assert [(c.name, c.id, json.loads(c.arguments)) for c in calls] == [  # type: ignore[union-attr]
+        ("get_weather", call_id, {"city": "Paris"})
+    ]
+    assert not "".join(v for k, v in items if k == "text" and isinstance(v, str)).strip()
+
+
+# a header with the model's id before the name and the call's number after it
+_SLOTTED = """{%- for m in messages -%}
+{%- if m.role == 'user' %}<|u|>{{ m.content }}<|eot|>
+{%- elif m.role == 'assistant' %}<|a|>
+{%- if m.tool_calls %}<|calls|>{% for c in m.tool_calls %}<|c|>{{ c.id }}<|n|>\
+{{ c.function.name }}:{{ loop.index0 }}<|args|>{{ c.function.arguments | tojson }}<|e|>\
+{% endfor %}<|calls_end|><|eot|>
+{%- else %}{{ m.content }}<|eot|>{% endif %}
+{%- elif m.role == 'tool' %}<|t|>{{ m.content }}<|eot|>{% endif %}
+{%- endfor %}{% if add_generation_prompt %}<|a|>{% endif %}"""
+
+
+def test_a_header_holds_an_id_before_the_name_and_an_index_after_it() -> None:
+    derived = derive(_SLOTTED)
+    calls = derived.calls
+    assert calls is not None, derived.refusal
+    assert (calls.block, calls.call) == (("<|calls|>", "<|calls_end|>"), ("<|c|>", "<|e|>"))
+    assert (calls.header, calls.name_end) == (("{id}<|n|>", ":{index}"), "<|args|>")
+    assert "header: '{id}<|n|>' NAME ':{index}'" in derived.describe()
+    assert derived.response_template() is None  # the shapes hold no id in a header
+    output = f"<|calls|><|c|>X9<|n|>get_weather:4<|args|>{_WEATHER}<|e|><|calls_end|>"
+    items = testing.check_chunkings(lambda: derived.tool_parser(), output)
+    got = [(c.id, c.name, c.arguments) for k, c in items if k == "call"]  # type: ignore[union-attr]
+    assert got == [("X9", "get_weather", _WEATHER)]
+    assert not [v for k, v in items if k == "text"]
+
+
+def test_a_header_that_is_not_the_derived_one_is_text() -> None:
+    # Kimi K2's header must be the name and its index: another header is not a call
+    found = _found(next(c for c in RENAMED if "Kimi K2" in c.family))
+    output = f"<|fn_section|><|fn_begin|>functions.get_weather:x<|fn_args|>{_WEATHER}<|fn_end|>"
+    items = testing.coalesce(testing.run(found.derived.tool_parser(), [output]))
+    assert not [c for k, c in items if k == "call"]
 
 
 # -- recognised templates ---------------------------------------------------------------------
@@ -585,7 +741,7 @@ def test_most_recognised_templates_are_derived_too() -> None:
         if detect_template((ROOT / f).read_text(encoding="utf-8"), fingerprints=False).tool_syntax
         == "derived"
     ]
-    assert len(derived) >= 45, len(derived)
+    assert len(derived) >= 62, len(derived)
 
 
 @pytest.mark.parametrize(
@@ -665,6 +821,9 @@ EXPORTABLE = {
     "special tokens (DeepSeek-V3.1)",
     "pythonic lists (LFM2.5)",
     "XML parameters in suffixed tokens (Tencent HY3)",
+    "a JSON list with the model's call ids (Mistral Nemo)",
+    "a JSON list with call ids in action tokens (Cohere Command A)",
+    "a JSON list in a code fence after a word (Command R+)",
 }
 
 

@@ -137,6 +137,26 @@ def test_a_failing_template_names_its_line_and_why(source: str, line: int, why: 
     assert str(info.value).startswith(f"chat template t.jinja, line {line}: ")
 
 
+def test_the_mutable_sandbox_lets_a_template_change_its_own_lists_and_nothing_else() -> None:
+    """``mutable=True`` (what ``derive`` renders with): a template's own list takes an
+    ``append``, as llama.cpp's Kimi K2 templates need; the caller's messages are a copy;
+    the sandbox still refuses what it refuses."""
+    source = (
+        "{% set ns = namespace(ids=[]) %}{% for m in messages %}"
+        "{% set _ = ns.ids.append(m.content) %}{% set _ = m.update({'x': 1}) %}{% endfor %}"
+        "{{ ns.ids | join(',') }}"
+    )
+    template = ChatTemplate.from_string(source, name="t.jinja")
+    messages = [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]
+    assert template.render(messages, mutable=True) == "a,b"
+    assert messages == [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]
+    with pytest.raises(TemplateError, match="SecurityError"):
+        template.render(messages)  # transformers' immutable sandbox, the default
+    escape = ChatTemplate.from_string("{{ messages.__class__.__mro__ }}", name="t.jinja")
+    with pytest.raises(TemplateError, match="SecurityError"):
+        escape.render(messages, mutable=True)
+
+
 def test_an_empty_conversation_is_refused() -> None:
     with pytest.raises(TemplateError, match="empty"):
         render_prompt([], template="x{{ 1 }}")

@@ -153,9 +153,15 @@ class Derived:
                 lines.append(f"call markers: {c.call[0]!r} … {c.call[1]!r}")
             lines.append(f"between parallel calls: {c.separator!r}")
             if c.layout == "json":
-                lines.append(f"keys: name {c.name_key!r}, arguments {c.args_key!r}")
+                ids = f", the model's call id {c.id_key!r}" if c.id_key else ""
+                lines.append(f"keys: name {c.name_key!r}, arguments {c.args_key!r}{ids}")
             if c.layout == "header_json":
                 lines.append(f"between name and arguments: {c.name_end!r}")
+                if any(c.header):
+                    lines.append(
+                        f"header: {c.header[0]!r} NAME {c.header[1]!r} "
+                        "({id}: the model's call id, {index}: the call's number)"
+                    )
             if c.layout == "xml_params":
                 lines.append(f"after the name: {c.name_end!r}; parameter: {c.param!r}")
             if c.layout == "gemma":

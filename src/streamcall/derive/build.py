@@ -3,12 +3,16 @@
 Each layout is one engine (``calls.py``'s table); a derived format is a subclass of it
 whose class attributes are the markers found, exactly as ``formats/hermes.py`` or
 ``formats/deepseek.py`` declare theirs, so the grammar, the hold-back rules and linear
-time are the engine's. Nothing here reads text.
+time are the engine's. Nothing here reads text, but for the one hook a header with a call
+id or index in it needs (``_header``, a regex over the header once it is complete, as
+``formats/kimi.py``'s and ``formats/solar_open.py``'s own).
 """
 
 from __future__ import annotations
 
 import re
+import string
+from collections.abc import Callable
 from typing import Any
 
 from streamcall.derive.calls import CallSyntax
@@ -41,6 +45,7 @@ def parser_class(syntax: CallSyntax) -> type[ToolParser]:
             END=(call_close or block_close) or None,
             NAME_KEYS=(syntax.name_key,),
             ARGS_KEYS=(syntax.args_key,),
+            ID_KEYS=(syntax.id_key,) if syntax.id_key else (),
         )
     elif syntax.layout == "gemma":
         base = GemmaFourParser
@@ -63,12 +68,55 @@ def parser_class(syntax: CallSyntax) -> type[ToolParser]:
             ARGS_SUFFIX=syntax.args_suffix or None,
             CALL_END=call_close or None,
         )
+        if any(syntax.header):
+            attrs["_header"] = _slotted_header(*syntax.header)
     elif syntax.layout == "xml_params":
         base = XmlParamsParser
         attrs.update(_xml_attrs(syntax))
     else:
         raise ValueError(f"no engine reads the layout {syntax.layout!r}")
     return type("DerivedParser", (base,), attrs)
+
+
+#: what a slot of a header matches: the model's call id (no blank, no marker's bracket),
+#: the call's number
+_SLOTS = {"id": r"[^\s<>\[\]|]+?", "index": r"[0-9]+"}
+
+
+def _slotted_header(
+    prefix: str, suffix: str
+) -> Callable[[Any, str], tuple[str, str | None] | None]:
+    """``HeaderJsonParser._header`` for a header with an id or an index around the name
+    (``CallSyntax.header``): the header must be the prefix, a name, the suffix, whole;
+    a written id is the call's id (an index is not: it counts the calls of one turn)."""
+    parts = [_format_regex(prefix), r"(?P<name>\w[\w.:\-/]*?)", _format_regex(suffix)]
+    pattern = re.compile(r"\s*+" + "".join(parts) + r"\s*+")
+
+    def header(self: Any, text: str) -> tuple[str, str | None] | None:
+        m = pattern.fullmatch(text)
+        if m is None:
+            return None
+        return m.group("name"), m.groupdict().get("id")
+
+    return header
+
+
+def _format_regex(text: str) -> str:
+    """A regex for ``CallSyntax.header``'s side: its literal text as written, its slots
+    as ``_SLOTS`` match them (an id named ``id``, once)."""
+    out = []
+    named = False
+    for literal, field_name, _spec, _conversion in string.Formatter().parse(text):
+        out.append(re.escape(literal))
+        if field_name is None:
+            continue
+        pattern = _SLOTS[field_name]
+        if field_name == "id" and not named:
+            out.append(f"(?P<id>{pattern})")
+            named = True
+        else:
+            out.append(f"(?:{pattern})")
+    return "".join(out)
 
 
 def _xml_attrs(syntax: CallSyntax) -> dict[str, Any]:

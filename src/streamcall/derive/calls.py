@@ -6,9 +6,15 @@ calls whose arguments are the same and whose names differ in one stretch only
 the names: stretching out from each name while both sides agree gives one call's text
 (``left`` + NAME + ``right``), and what lies between the first call's end and the second's
 start is the separator. Stretches that stop inside a marker token (``</think>`` and
-``</tool_call>`` end alike) are cut back to the token's edge. The markers around the whole
+``</tool_call>`` end alike) are cut back to the token's edge. A call id or index the
+template writes agrees too, as a slot: the probe's ids (``probes.IDS``) where the second
+call writes the second, or a digit one more in the second call (Kimi K2's
+``functions.NAME:0``); the layout then says where it stands. The markers around the whole
 block are what the call rendering writes at the turn's edges and the content rendering
-(``probes.content``) does not.
+(``probes.content``) does not, where the two turns part at a whole token; where the call
+turn ends with other tokens than the content turn, its first is the block's closer
+(Cohere's ``<|END_ACTION|>``). A block opened by a short line and a code fence instead of
+a token (Command R+'s ``Action:\n```json``) has that text as its opener.
 
 Then the call's own text decides the layout, first match wins:
 
@@ -18,9 +24,15 @@ layout                the call's text                                  engine
 ``json``              OPEN ``{"NAMEKEY": NAME, "ARGSKEY": {...}}`` CLOSE   ``json_calls``
 ``gemma``             OPEN ``call:`` NAME ``{k:QUOTE v QUOTE,...}`` CLOSE  ``gemma4``'s
 ``pythonic``          ``[`` NAME ``(k=v, ...)`` ``]`` in block markers      ``py_calls``
-``header_json``       OPEN NAME SEP ``{...}`` CLOSE                        ``header_json``
+``header_json``       OPEN HEAD NAME TAIL SEP ``{...}`` CLOSE              ``header_json``
 ``xml_params``        OPEN NAME END (POPEN KEY MID VALUE PCLOSE)* CLOSE     ``xml_params``
 ====================  ==============================================  ==================
+
+In a ``json`` call a slot is the value of one key (``id_key``: Mistral's ``"id"``,
+Cohere's ``"tool_call_id"``); in a ``header_json`` call HEAD and TAIL hold the slots
+(``header``: Solar Open's ``{id}<|tool_call:name|>`` before the name, Mistral's
+``[CALL_ID]{id}`` and Kimi K2's ``:{index}`` after it), and OPEN and SEP are the markers
+outside them. A slot anywhere else is refused.
 
 Anything else is refused with the reason: a call with no markup around it is prose; markup
 that fits none of the rows is a grammar beyond the engines. The reader never guesses a
@@ -32,12 +44,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from streamcall.derive.probes import (
     ARGS,
     CONTENT,
+    IDS,
     NAMES,
     NEXT,
     RESULT,
@@ -86,6 +99,14 @@ class CallSyntax:
     #: ``xml_params``: the block markers are written around each call (Qwen's
     #: ``<tool_call>`` around ``<function=...>``), not once around the calls
     each: bool = False
+    #: ``json``: the key whose value is the model's call id (Cohere's ``tool_call_id``)
+    id_key: str = ""
+    #: ``header_json``: what the header writes before and after the name (between the
+    #: call's opener and ``name_end``) besides it: the model's call id (``{id}``) or the
+    #: call's number (``{index}``), between literal text (braces doubled, as for
+    #: ``str.format``): Kimi K2's ``functions.NAME:{index}``, Mistral's
+    #: ``NAME[CALL_ID]{id}``
+    header: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,17 +149,16 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
         return Refusal("beyond", "the template renders one call of two parallel ones")
     n = len(NAMES[0])
     e1 = p1 + n
-    k = 0  # the left stretch: two[p1-k:p1] == two[p2-k:p2]
-    while p1 - k - 1 > u2 and p2 - k - 1 >= e1 and two[p1 - k - 1] == two[p2 - k - 1]:
-        k += 1
-    k = len(cut_left(two[p1 - k : p1]))
-    m = 0  # the right stretch: two[e1:e1+m] == two[p2+n:p2+n+m]
-    while e1 + m < p2 - k and p2 + n + m < len(two) and two[e1 + m] == two[p2 + n + m]:
-        m += 1
+    k, m, slots = _stretch(two, u2, p1, p2, n)
     left, right = cut_left(two[p1 - k : p1]), _cut_right(two[e1 : e1 + m])
     separator = two[e1 + len(right) : p2 - len(left)]
     left, right = left.lstrip(), right.rstrip()
     if "zq_str" not in right or "zqstring" not in right:
+        again = two.find(NAMES[0], e1)
+        if 0 <= again < two.find("zqstring", e1):
+            return Refusal(
+                "beyond", "the template writes a call's name twice, no engine reads that"
+            )
         if "zqstring" in two[u2:]:
             return Refusal("beyond", "the template writes the arguments apart from the name")
         return Refusal("prose", "the template writes no arguments with the call")
@@ -151,7 +171,161 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     syntax = _layout(left, right, open_, close, separator.strip(), listed, context)
     if isinstance(syntax, Refusal):
         return syntax
+    if slots:
+        syntax = _with_slots(syntax, left, right, _slots_in(slots, p1 - len(left), e1, right))
+        if isinstance(syntax, Refusal):
+            return syntax
     return syntax, sample
+
+
+# -- a call's id or index: where the two calls' texts differ besides the name ---------------
+
+#: what stands for the call's id and for its index in ``CallSyntax.header``
+ID_SLOT, INDEX_SLOT = "{id}", "{index}"
+
+
+def _stretch(two: str, u: int, p1: int, p2: int, n: int) -> tuple[int, int, list[_Slot]]:
+    """How far the two calls' texts agree left (``k``) and right (``m``) of their names
+    (``two[p1-k:p1] == two[p2-k:p2]``, ``two[p1+n:p1+n+m] == two[p2+n:p2+n+m]``), and the
+    slots on the way: an id (the probe's ``IDS``, written where the second call writes the
+    second) or an index (a digit one more in the second call) agrees as a slot."""
+    slots: list[_Slot] = []
+    e1 = p1 + n
+    k = 0
+    while p1 - k - 1 > u and p2 - k - 1 >= e1:
+        a = p1 - k - 1
+        if two[a] != two[p2 - k - 1]:
+            slot = _slot(two, a, p2 - p1)
+            if slot is None or slot[0] <= u or slot[0] + p2 - p1 < e1:
+                break
+            slots.append(slot)
+            k = p1 - slot[0]
+            continue
+        k += 1
+    k = len(cut_left(two[p1 - k : p1]))
+    m = 0
+    while e1 + m < p2 - k and p2 + n + m < len(two):
+        a = e1 + m
+        if two[a] != two[p2 + n + m]:
+            slot = _slot(two, a, p2 - p1)
+            if slot is None or slot[1] > p2 - k or slot[1] + p2 - p1 > len(two):
+                break
+            slots.append(slot)
+            m = slot[1] - e1
+            continue
+        m += 1
+    return k, m, slots
+
+
+#: a slot: where it stands in the first call (start, end), and ``id`` or ``index``
+_Slot = tuple[int, int, str]
+
+
+def _slot(two: str, a: int, shift: int) -> _Slot | None:
+    """The slot around ``two[a]``, where the second call (``shift`` on) writes otherwise."""
+    b = a + shift
+    first, second = IDS
+    for back in range(min(len(first), a + 1)):
+        at = a - back
+        if two.startswith(first, at) and two.startswith(second, at + shift):
+            return at, at + len(first), "id"
+    if (
+        _digit(two[a])
+        and _digit(two[b : b + 1])
+        and int(two[b]) == int(two[a]) + 1
+        and not _digit(two[a - 1])
+        and not _digit(two[a + 1 : a + 2])
+        and not _digit(two[b + 1 : b + 2])
+    ):
+        return a, a + 1, "index"
+    return None
+
+
+def _digit(c: str) -> bool:
+    return len(c) == 1 and "0" <= c <= "9"
+
+
+def _slots_in(slots: list[_Slot], left_at: int, right_at: int, right: str) -> list[_Slot]:
+    """The slots in the call's own text, as positions in ``left + NAME + right`` (which
+    stands in ``two`` from ``left_at`` on); one that the call's text cuts is dropped."""
+    stop = right_at + len(right)
+    return [(s - left_at, e - left_at, k) for s, e, k in slots if left_at <= s and e <= stop]
+
+
+def _with_slots(
+    syntax: CallSyntax, left: str, right: str, slots: list[_Slot]
+) -> CallSyntax | Refusal:
+    """``syntax`` with the call's id or index in it: for JSON calls, the key that holds the
+    id; for a header, the header's text around the name with the slots in it (``{id}``,
+    ``{index}``) and the marker that ends it. Anywhere else no engine reads one."""
+    text = left + NAMES[0] + right
+    if not slots:
+        return Refusal("beyond", "the calls write an id or an index that the call's text cuts")
+    if syntax.layout == "json":
+        obj = _call_object(text) or {}
+        start, end, _kind = slots[0]
+        value = text[start:end]
+        said: list[Any] = [value, int(value)] if value.isdecimal() and value.isascii() else [value]
+        keys = [k for k, v in obj.items() if any(v == x and type(v) is type(x) for x in said)]
+        if len(slots) != 1 or len(keys) != 1:
+            return Refusal("beyond", "JSON calls with an id or index outside a key of its own")
+        return replace(syntax, id_key=keys[0])
+    if syntax.layout == "header_json":
+        return _header_slots(syntax, left, right, slots)
+    return Refusal("beyond", f"an id or index in {syntax.layout} calls, which no engine reads")
+
+
+def _header_slots(
+    syntax: CallSyntax, left: str, right: str, slots: list[_Slot]
+) -> CallSyntax | Refusal:
+    """A header with slots: CALL_START is what comes before the first slot left of the
+    name; HEADER_END what comes after the last slot right of it, up to the arguments."""
+    name_at, name_end_at = len(left), len(left) + len(NAMES[0])
+    before = [s for s in slots if s[1] <= name_at]
+    after = [s for s in slots if s[0] >= name_end_at]
+    call_open, header_end = syntax.call[0], syntax.name_end
+    prefix = suffix = ""
+    if before:
+        cut = min(s for s, _e, _k in before)
+        call_open = left[:cut].strip()
+        prefix = _fill(left[cut:].lstrip(), [(s - cut, e - cut, k) for s, e, k in before])
+        if not call_open or prefix.strip() != prefix:
+            return Refusal("beyond", "a call id or index before the name with no marker before it")
+    if after:
+        brace = right.find("{")
+        cut = max(e for _s, e, _k in after) - name_end_at
+        if not 0 <= cut <= brace:
+            return Refusal("beyond", "a call id or index after the arguments")
+        header_end = right[cut:brace].strip()
+        gaps = [(s - name_end_at, e - name_end_at, k) for s, e, k in after]
+        suffix = _fill(right[:cut], gaps)
+        if suffix.strip() != suffix:
+            return Refusal("beyond", "a call id or index after the name set apart by blanks")
+    return replace(
+        syntax, call=(call_open, syntax.call[1]), name_end=header_end, header=(prefix, suffix)
+    )
+
+
+def _fill(text: str, slots: list[_Slot]) -> str:
+    """``text`` with its slots written as ``{id}`` / ``{index}``, and its braces doubled."""
+    out, at = [], 0
+    for start, end, kind in sorted(slots):
+        out.append(text[at:start].replace("{", "{{").replace("}", "}}"))
+        out.append(ID_SLOT if kind == "id" else INDEX_SLOT)
+        at = end
+    out.append(text[at:].replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def _call_object(text: str) -> dict[str, Any] | None:
+    for i in _braces(text[: text.find(NAMES[0])]):
+        try:
+            obj, _stop = _DECODER.raw_decode(text, i)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and NAMES[0] in obj.values():
+            return obj
+    return None
 
 
 def cut_left(text: str) -> str:
@@ -188,12 +362,16 @@ def _block(
         plain_after = plain[c + len(CONTENT) : n if n >= 0 else len(plain)]
     else:
         plain_before = plain_after = ""
-    common = common_prefix(before, plain_before)
+    # what the two turns share, up to a whole token (``<|START_`` opens both
+    # ``<|START_ACTION|>`` and ``<|START_TEXT|>``)
+    common = len(_cut_right(before[: common_prefix(before, plain_before)]))
     opening = before[common:].rstrip()
     listed = opening.endswith("[")
     if listed:
         opening = opening[:-1].rstrip()
     open_ = marker_before(opening) if opening.strip() else ""
+    if not open_:
+        open_ = _fenced_opener(opening)
     if open_ in ignore or (open_ and prompt.rstrip().endswith(open_)):
         open_ = ""
     open_at = start - (len(before) - len(before[: common + len(opening)].rstrip()))
@@ -202,19 +380,46 @@ def _block(
     closing = after.lstrip()
     if listed and closing.startswith("]"):
         closing = closing[1:].lstrip()
-    common_after = after[: common_prefix(after, plain_after)]
+    common_after = _cut_right(after[: common_prefix(after, plain_after)])
     close = ""
     if not common_after.strip():
         eot = marker_after(plain_after)
         cut = closing.find(eot) if eot else -1
         candidate = closing[:cut] if cut >= 0 else ""
         close = marker_after(candidate) if candidate.strip() else ""
+        if cut < 0 and open_:
+            close = _turn_closer(closing, plain_after)
     close_at = end
     if listed:
         close_at = two.find("]", end) + 1
     if close:
         close_at = two.find(close, close_at) + len(close)
     return open_, close, listed, open_at, close_at
+
+
+#: a short line, then a code fence (Command R+'s ``Action:\n```json``)
+_FENCED = re.compile(r"[^\n`]{1,24}\n{0,2}```[\w-]*")
+
+
+def _fenced_opener(opening: str) -> str:
+    """The block's opener where the turn opens it with a line and a code fence, not with a
+    marker token (Command R+'s ``Action:\n```json``): that text as written, or ''."""
+    text = opening.strip()
+    return text if _FENCED.fullmatch(text) else ""
+
+
+def _turn_closer(closing: str, plain_after: str) -> str:
+    """The closer of a block that has an opener, where the call turn ends with other
+    tokens than the content turn (Cohere's ``<|END_ACTION|><|END_OF_TURN_TOKEN|>`` where
+    the content ends ``<|END_TEXT|><|END_OF_TURN_TOKEN|>``, Solar Open's
+    ``<|calls|><|begin|>`` where it ends ``<|end|><|begin|>``): the call turn's first
+    token, where the content turn's end never writes it and writes the token after it. (Calls
+    with no block opener, Functionary's, end with the turn's own token: ``<|eom_id|>``.)"""
+    first = marker_after(closing)
+    after = marker_after(closing[closing.find(first) + len(first) :]) if first else ""
+    if not after or first in plain_after or after not in plain_after:
+        return ""
+    return first
 
 
 def _layout(
@@ -313,7 +518,8 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
     tail = right[last + len(pclose) :].split()
     tokens = [t for t in _SPLIT.split(left) if t]
     if not tokens or len(tokens) > 2 or len(tail) != len(tokens):
-        return Refusal("beyond", "call markers the engines do not pair")
+        typed = _typed_params(right, k2, mid)  # the reason, where it is that
+        return typed or Refusal("beyond", "call markers the engines do not pair")
     wrapper = (tokens[0], tail[1]) if len(tokens) == 2 else ("", "")
     if wrapper[0] and open_:
         return Refusal("beyond", "a marker around each call and another around the block")
@@ -327,6 +533,20 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
         param=(popen, mid.strip(), pclose),
         value_newlines=newlines,
         each=bool(wrapper[0]),
+    )
+
+
+def _typed_params(right: str, k2: int, mid: str) -> Refusal | None:
+    """A refusal where what stands between a key and its value differs from parameter to
+    parameter (Kimi K3's ``key="k" type="string"<|sep|>`` and ``type="number"``)."""
+    at = k2 + len("zq_int")
+    value = right.find(str(ARGS["zq_int"]), at)
+    if value < 0 or right[at:value].strip() == mid.strip():
+        return None
+    return Refusal(
+        "beyond",
+        f"tagged parameters whose header differs per value ({mid.strip()!r}, "
+        f"{right[at:value].strip()!r}: a type attribute), which the reader does not take apart",
     )
 
 

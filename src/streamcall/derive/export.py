@@ -10,8 +10,9 @@ which the anchor's remainder hands on); with reasoning markers, a pattern that t
 pre-filled closer too (thinking off), and the markers become a ``thinking`` field.
 
 None where the spec's shapes do not express the syntax: JSON calls with other key names
-than the shapes take, JSON objects in a block with no list, Python calls with no block
-markers, Gemma 4's form (the built-in ``gemma4`` export is its own), a header with a fence.
+than the shapes take (a key holding the model's call id is left unread), JSON objects in a block with no list, Python calls with no block
+markers, Gemma 4's form (the built-in ``gemma4`` export is its own), a header with a fence, a
+header that writes a call id or index beside the name (``CallSyntax.header``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from streamcall.derive.calls import CallSyntax
+from streamcall.derive.probes import marker_after
 from streamcall.response_templates.export_shapes import (
     CONTENT_FIELD,
     Exported,
@@ -65,7 +67,9 @@ def _shape(c: CallSyntax, start: str) -> Exported | None:
     if c.layout == "pythonic":
         return calls_list(start, block_open, block_close) if block_open and block_close else None
     if c.layout == "header_json":
-        if not (call_open and call_close and c.name_end) or c.args_suffix:
+        if not (call_open and call_close and c.name_end) or c.args_suffix or any(c.header):
+            return None
+        if marker_after(call_close) != call_close:  # a fence's end before the closer
             return None
         section = ((block_open,), block_close) if block_open and block_close else None
         if section is None:

@@ -6,7 +6,8 @@ one's position is a ``str.find``:
 
 - ``calls(n)``: a user turn, an assistant turn with ``n`` calls (the first with a string,
   an integer, a float, a boolean, a null, an array and an object argument; the second the
-  same arguments under another name of the same length), then the tool's result;
+  same arguments under another name of the same length, and another id: ``IDS``), then
+  the tool's result;
 - ``content()``: the same user turn, an assistant turn with plain content, another user turn:
   what the assistant turn looks like with no calls, to tell the block markers from the
   turn's own framing;
@@ -17,6 +18,9 @@ one's position is a ``str.find``:
 
 A template that fails to render a probe (``raise_exception``, a sandbox refusal, a
 syntax error) fails it alone: ``render`` returns None and the reader says what is missing.
+The probes run in the sandbox that lets a template change its own lists
+(``ChatTemplate.render(mutable=True)``): a template that keeps a queue of call ids
+(llama.cpp's Kimi K2) writes its calls as it would anywhere else.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from streamcall.prompt.jinja import ChatTemplate
 
 __all__ = [
     "ARGS",
+    "IDS",
     "NAMES",
     "Probes",
     "common_prefix",
@@ -50,28 +55,36 @@ ARGS: dict[str, Any] = {
     "zq_list": [1, "zqitem"],
     "zq_obj": {"zqk": "zqv"},
 }
+#: the two calls' ids: nine alphanumerics (Mistral's templates refuse any other), of one
+#: length and differing in their last character, so that a template that writes them is
+#: seen to (``calls.read_calls`` reads an id there)
+IDS = ("zqcall000", "zqcall001")
 USER = "zquserq"
 NEXT = "zqnext"
 CONTENT = "zqcontent"
 RESULT = "zqresult"
 REASONING = "zqreasoning"
-_TYPES = {
+_TYPES: dict[str, dict[str, Any]] = {
     "zq_str": {"type": "string"},
     "zq_int": {"type": "integer"},
     "zq_float": {"type": "number"},
     "zq_bool": {"type": "boolean"},
     "zq_null": {},  # untyped: templates that spell a schema's types out in Python choke on
     "zq_list": {},  # "null" and on an array without items
-    "zq_obj": {"type": "object"},
+    "zq_obj": {"type": "object", "additionalProperties": {}},  # Command R+ spells it out
 }
-#: the tools the probes declare: the two functions, their arguments typed
+#: the tools the probes declare: the two functions, their arguments typed and described
+#: (Command R+'s template writes every argument's description)
 TOOLS: list[dict[str, Any]] = [
     {
         "type": "function",
         "function": {
             "name": name,
             "description": "a probe",
-            "parameters": {"type": "object", "properties": _TYPES},
+            "parameters": {
+                "type": "object",
+                "properties": {k: {**v, "description": "a probe"} for k, v in _TYPES.items()},
+            },
         },
     }
     for name in NAMES
@@ -119,10 +132,9 @@ def marker_after(text: str) -> str:
 
 
 def _call(i: int, name: str, encoded: bool = False) -> dict[str, Any]:
-    # ids of nine alphanumerics: Mistral's templates refuse any other
     arguments: Any = json.dumps(ARGS) if encoded else dict(ARGS)
     return {
-        "id": f"zqcall{i:03d}",
+        "id": IDS[i],
         "type": "function",
         "function": {"name": name, "arguments": arguments},
     }
@@ -149,7 +161,11 @@ class Probes:
             return self._cache[key]
         try:
             text: str | None = self.template.render(
-                messages, tools=TOOLS, add_generation_prompt=generation, **(kwargs or {})
+                messages,
+                tools=TOOLS,
+                add_generation_prompt=generation,
+                mutable=True,
+                **(kwargs or {}),
             )
         except Exception:  # the template's own failure, or the sandbox's refusal
             text = None
@@ -176,7 +192,7 @@ class Probes:
         messages = [
             {"role": "user", "content": USER},
             turn,
-            {"role": "tool", "tool_call_id": "zqcall000", "content": RESULT},
+            {"role": "tool", "tool_call_id": IDS[0], "content": RESULT},
         ]
         kwargs = _THINKING_ON if thinking else None
         key = ("calls", n, reasoning, thinking, encoded)

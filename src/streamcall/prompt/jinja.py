@@ -26,7 +26,13 @@ its own code (tests/prompt/test_against_transformers.py holds the two side by si
    ``namespace`` that refuses ``_``-names.
 
 A template is untrusted code from a model repository: it only ever runs in the sandbox.
-Any failure (a syntax error, ``raise_exception``, an undefined name used wrongly, a
+``render(..., mutable=True)`` runs it in Jinja's ordinary ``SandboxedEnvironment``
+instead, which also lets a template change the lists and dicts it holds
+(``ids.append(x)``, as llama.cpp's Kimi K2 templates do; transformers refuses them): still
+a sandbox (no ``_``-attributes, no unsafe callables), and every value a template is
+given is a fresh copy (step 2), so nothing of the caller's can change. ``derive`` renders
+so, since how a template writes a call does not depend on the sandbox; prompts are
+rendered as transformers renders them. Any failure (a syntax error, ``raise_exception``, an undefined name used wrongly, a
 sandbox refusal) is a ``TemplateError`` naming the template and the line.
 
 Jinja2 is not a dependency of the core: it comes with the ``server`` extra, and this
@@ -134,9 +140,13 @@ class ChatTemplate:
         add_generation_prompt: bool = True,
         choice: str | None = None,
         continue_final_message: bool | str = False,
+        mutable: bool = False,
         **kwargs: Any,
     ) -> str:
         """The prompt text: what ``apply_chat_template(..., tokenize=False)`` returns.
+
+        ``mutable``: in the sandbox that lets a template change its own lists and dicts
+        (module docstring), not transformers' immutable one.
 
         ``continue_final_message`` (``True`` for the final message's ``content``, or a
         field's name) leaves the final message open, as transformers does: the template
@@ -151,7 +161,7 @@ class ChatTemplate:
                 "first continues the final message, the second opens a new assistant message"
             )
         source = self.source(tools, choice)
-        compiled = _compile(source, self.name)
+        compiled = _compile(source, self.name, mutable)
         variables: dict[str, Any] = dict(self.special_tokens)
         variables.update(_plain(kwargs))
         chat = _alias_reasoning(_plain(normalize_messages(messages)))
@@ -349,14 +359,15 @@ class _TemplateDict:
         return dict.fromkeys(*args, **kwargs)
 
 
-@lru_cache(maxsize=1)
-def _environment() -> Any:
+@lru_cache(maxsize=2)
+def _environment(mutable: bool = False) -> Any:
+    """transformers' environment; with ``mutable``, the same on Jinja's ordinary sandbox."""
     try:
         import jinja2
         import jinja2.ext
         import jinja2.nodes
         import jinja2.utils
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
+        from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
     except ImportError:  # pragma: no cover - the server extra brings it
         raise ImportError(
             "rendering a chat template needs Jinja2: pip install 'streamcall[server]' "
@@ -400,7 +411,8 @@ def _environment() -> Any:
         def _body(self, caller: Any) -> str:
             return str(caller())
 
-    env = ImmutableSandboxedEnvironment(
+    sandbox = SandboxedEnvironment if mutable else ImmutableSandboxedEnvironment
+    env = sandbox(
         trim_blocks=True, lstrip_blocks=True, extensions=[Generation, jinja2.ext.loopcontrols]
     )
     env.filters["tojson"] = _tojson
@@ -412,15 +424,15 @@ def _environment() -> Any:
 
 
 @lru_cache(maxsize=64)
-def _compile_cached(source: str) -> Any:
-    return _environment().from_string(source)
+def _compile_cached(source: str, mutable: bool = False) -> Any:
+    return _environment(mutable).from_string(source)
 
 
-def _compile(source: str, name: str) -> Any:
+def _compile(source: str, name: str, mutable: bool = False) -> Any:
     import jinja2
 
     try:
-        return _compile_cached(source)
+        return _compile_cached(source, mutable)
     except jinja2.exceptions.TemplateSyntaxError as exc:
         raise TemplateError(f"syntax error: {exc.message}", template=name, line=exc.lineno) from exc
 
