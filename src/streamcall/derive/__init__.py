@@ -25,6 +25,7 @@ once per checkpoint.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,6 +72,9 @@ class ReasoningSyntax:
     opens: bool | None
     opens_thinking: bool | None
     opens_not_thinking: bool | None
+    #: a fixed word the template writes right after the start marker, with the blanks
+    #: after it (Gemma 4's ``<|channel>`` then ``thought\n``): dropped, not reasoning
+    start_prefix: str = ""
 
     def prompt_opened(self, thinking: bool | None = None) -> bool:
         """Whether the output starts inside reasoning, for a request's thinking switch."""
@@ -125,10 +129,10 @@ class Derived:
         if r is None:
             raise ValueError("no derived reasoning markers")
         if prompt_opened is None and prompt:
-            prompt_opened = _opens(prompt, r.start, r.end)
+            prompt_opened = _opens(prompt, r.start, r.end, r.start_prefix)
         if prompt_opened is None:
             prompt_opened = r.prompt_opened(_thinking(request, thinking))
-        spec = reasoning_spec(r.start, r.end, prompt_opened)
+        spec = reasoning_spec(r.start, r.end, prompt_opened, r.start_prefix)
         return MarkerReasoningParser(spec, prompt_opened=prompt_opened)
 
     def response_template(self) -> dict[str, Any] | None:
@@ -139,7 +143,8 @@ class Derived:
         if self.calls is None:
             return None
         r = self.reasoning
-        return response_template(self.calls, self.prompt_start, (r.start, r.end) if r else None)
+        markers = (r.start + r.start_prefix.rstrip(), r.end) if r else None
+        return response_template(self.calls, self.prompt_start, markers)
 
     def describe(self) -> str:
         """The derived syntax in words, one line per part."""
@@ -158,6 +163,12 @@ class Derived:
                 lines.append(f"between name and arguments: {c.name_end!r}")
             if c.layout == "xml_params":
                 lines.append(f"after the name: {c.name_end!r}; parameter: {c.param!r}")
+                before, said, json_said = c.type_flag
+                if said:
+                    lines.append(
+                        f"type flag: {before!r} then {said!r} (a string, raw) or "
+                        f"{json_said!r} (a JSON value)"
+                    )
             if c.layout == "gemma":
                 lines.append(f"string quote: {c.quote!r}")
         elif self.refusal is not None:
@@ -165,6 +176,8 @@ class Derived:
         r = self.reasoning
         if r is not None:
             lines.append(f"reasoning markers: {r.start!r} … {r.end!r}")
+            if r.start_prefix:
+                lines.append(f"after the start marker: {r.start_prefix!r} (dropped)")
             lines.append(
                 f"generation prompt opens reasoning: {_said(r.opens)} by default, "
                 f"{_said(r.opens_thinking)} with thinking on, "
@@ -284,7 +297,7 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
     """The reasoning markers around the probe's reasoning, and the prompts' openings; and
     the reasoning block the template renders, which the derived parser must read back."""
     with_r = probes.reasoning()
-    start = end = sample = ""
+    start = end = sample = prefix = ""
     if with_r is not None and REASONING in with_r:
         at = with_r.find(REASONING, max(with_r.find(USER), 0))
         thinking = with_r is not probes.calls(1, reasoning=True)
@@ -295,6 +308,8 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
         tail = min(tail, len(base) - common, len(with_r) - after_at)
         before, after = with_r[common:at].strip(), with_r[after_at : len(with_r) - tail].strip()
         start = before if _one_marker(before) else marker_before(with_r[:at])
+        if not start:
+            start, prefix = _worded_marker(with_r, common, at)
         end = after if _one_marker(after) else marker_after(with_r[after_at:])
         first = with_r.rfind(start, 0, at) if start else -1
         last = with_r.find(end, after_at) if end else -1
@@ -310,7 +325,8 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
     if not (_tag(start) and _tag(end)) or start == end:
         return None, ""
     if sample:
-        parser = MarkerReasoningParser(reasoning_spec(start, end, False), prompt_opened=False)
+        spec = reasoning_spec(start, end, False, prefix)
+        parser = MarkerReasoningParser(spec, prompt_opened=False)
         events = parser.feed(sample) + parser.finish()
         text = "".join(e.text for e in events if isinstance(e, Text))
         if text.strip() or not reasoning_events_match(events, REASONING):
@@ -318,11 +334,29 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
     syntax = ReasoningSyntax(
         start,
         end,
-        _opens(probes.opening(None), start, end),
-        _opens(probes.opening(True), start, end),
-        _opens(probes.opening(False), start, end),
+        _opens(probes.opening(None), start, end, prefix),
+        _opens(probes.opening(True), start, end, prefix),
+        _opens(probes.opening(False), start, end, prefix),
+        prefix,
     )
     return syntax, sample
+
+
+#: a marker token followed by one word, then a blank: ``<|channel>thought\n``
+_WORDED = re.compile(r"(<[^<>\s]{1,64}>|\[[^\[\]\s]{1,64}\])([A-Za-z][\w-]{0,31})(\s*)\Z")
+
+
+def _worded_marker(rendered: str, common: int, at: int) -> tuple[str, str]:
+    """A start marker followed by a fixed word (Gemma 4's ``<|channel>thought\n``): the
+    marker, and the word with the blanks after it (the engine's ``start_prefix``), where
+    what the reasoning adds before its text is exactly that; else ``("", "")``."""
+    m = _WORDED.search(rendered, max(0, at - 128), at)
+    # right before the reasoning, with nothing but blanks between it and where the
+    # rendering with reasoning departs from the one without (a template that writes an
+    # empty block without reasoning shares all of it; ``<|`` may be shared alone)
+    if m is None or not m.group(3) or rendered[common : m.start()].strip():
+        return "", ""
+    return m.group(1), m.group(2) + m.group(3)
 
 
 def _one_marker(text: str) -> bool:
@@ -339,11 +373,11 @@ def _tag(text: str) -> bool:
     )
 
 
-def _opens(prompt: str | None, start: str, end: str) -> bool | None:
+def _opens(prompt: str | None, start: str, end: str, prefix: str = "") -> bool | None:
     if not prompt:
         return None
     tail = prompt.rstrip()
-    if tail.endswith(start):
+    if tail.endswith(start) or (prefix and tail.endswith(start + prefix.rstrip())):
         return True
     if tail.endswith(end):
         return False
