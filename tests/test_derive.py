@@ -565,6 +565,37 @@ def test_a_template_no_engine_reads_is_refused_with_the_reason(
     assert said in found.why or found.derived.refusal.why in found.why
 
 
+@pytest.mark.parametrize(
+    ("file", "said"),
+    [
+        # Harmony renders only the first call of a turn (one call per message), and its
+        # answer is a message of its own after the analysis message's <|end|>: markers
+        # around the analysis would hand that message's header on as the answer's text
+        ("llama.cpp/openai-gpt-oss-120b.jinja", "one call of two parallel ones"),
+        # MiniMax-M3 names each parameter's element by its key (its closer too), with
+        # nested elements for lists and objects
+        ("llama.cpp/MiniMax-M3.jinja", "elements named by their key"),
+    ],
+)
+def test_a_recognised_template_beyond_the_configurable_engines_is_refused_with_fingerprints_off(
+    file: str, said: str
+) -> None:
+    text = (ROOT / file).read_text(encoding="utf-8")
+    found = detect_template(text, fingerprints=False)
+    assert found.tool_syntax == "refused" and found.derived.refusal.kind == "beyond"
+    assert said in found.derived.refusal.why
+    if "gpt-oss" in file:
+        assert found.derived.reasoning is None and found.reasoning is None
+
+
+def test_a_string_flag_is_said_and_not_exported() -> None:
+    case = next(c for c in RENAMED if "DeepSeek-V3.2" in c.family)
+    derived = _found(case).derived
+    assert derived.calls.type_flag == ('" raw="', "true", "false")
+    assert "type flag: '\" raw=\"' then 'true' (a string, raw) or 'false'" in derived.describe()
+    assert derived.response_template() is None
+
+
 @pytest.mark.parametrize("text", ["", "{{", "{% for %}", "{{ messages[99].content.x() }}", "\x00"])
 def test_derive_never_raises_on_a_template(text: str) -> None:
     found = derive(text)

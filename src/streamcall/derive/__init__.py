@@ -6,8 +6,12 @@
 configures an existing engine with what it found (``build.py``). Then it checks the
 parser on the template's own rendering of the probe calls: the parser must read back
 exactly the calls the template was given (names and arguments, typed by the probe's
-schema), and the derived reasoning parser exactly the reasoning. A syntax that fails the
-check is refused: a wrong parser is worse than none.
+schema), and the derived reasoning parser exactly the reasoning, and, on a turn of
+reasoning and then an answer, the two parsers together exactly the answer as text. A
+syntax that fails the check is refused: a wrong parser is worse than none.
+
+A reasoning marker is one tag (``<think>``), or one tag with a fixed word and a blank
+after it (Gemma 4's ``<|channel>thought\n``: the word is the marker's ``start_prefix``).
 
 The answer, a ``Derived``, is data: ``calls`` (a ``CallSyntax``, or None with the
 ``refusal`` saying why: ``no-tools`` when the template renders no calls, ``prose``,
@@ -34,6 +38,7 @@ from streamcall.derive.build import DERIVED, parser_class, reasoning_spec
 from streamcall.derive.calls import CallSyntax, Refusal, cut_left, read_calls
 from streamcall.derive.probes import (
     ARGS,
+    CONTENT,
     NAMES,
     REASONING,
     RESULT,
@@ -222,11 +227,14 @@ def derive(template: Any) -> Derived:
     except Exception as exc:  # a template's surprise must not become the caller's
         return Derived(None, None, Refusal("unknown", f"the probes failed: {exc}"))
     if isinstance(found, Refusal):
+        reasoning, said = _answered(probes, reasoning, said, None)
         return Derived(None, reasoning, found, "", said)
     syntax, sample = found
     why = _check_calls(syntax, sample.text)
     if why is not None:
+        reasoning, said = _answered(probes, reasoning, said, None)
         return Derived(None, reasoning, Refusal("beyond", why), sample.text, said)
+    reasoning, said = _answered(probes, reasoning, said, syntax)
     start = _assistant_start(probes, reasoning)
     return Derived(syntax, reasoning, None, sample.text, said, start)
 
@@ -340,6 +348,46 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
         prefix,
     )
     return syntax, sample
+
+
+def _answered(
+    probes: Probes, reasoning: ReasoningSyntax | None, said: str, calls: CallSyntax | None
+) -> tuple[ReasoningSyntax | None, str]:
+    """The reasoning markers (and their sample), or none where the template's rendering
+    of a turn of reasoning and then an answer, read from the reasoning's start marker to
+    the answer's end by the derived parsers (reasoning, then calls), leaves anything but
+    the answer as text: markup between the two (Harmony's ``<|end|><|start|>assistant
+    <|channel|>final<|message|>``: the end marker closes a message, and the answer is
+    another) that the parsers would hand on as the answer's. A template that renders no
+    such turn shows nothing against the markers."""
+    try:
+        leaks = reasoning is not None and _answer_leaks(probes, reasoning, calls)
+    except Exception:  # a template's surprise: no evidence either way
+        leaks = False
+    return (None, "") if leaks else (reasoning, said)
+
+
+def _answer_leaks(probes: Probes, r: ReasoningSyntax, calls: CallSyntax | None) -> bool:
+    turn = {"role": "assistant", "content": CONTENT, "reasoning_content": REASONING}
+    messages = [{"role": "user", "content": USER}, turn]
+    for thinking in (None, True):
+        kwargs = {"enable_thinking": True, "thinking": True} if thinking else None
+        rendered = probes.render(messages, ("answer", thinking), generation=False, kwargs=kwargs)
+        if rendered is None or REASONING not in rendered or CONTENT not in rendered:
+            continue
+        at = rendered.find(REASONING, max(rendered.find(USER), 0))
+        first, stop = rendered.rfind(r.start, 0, at), rendered.find(CONTENT, at)
+        if first < 0 or stop < 0:
+            return False
+        spec = reasoning_spec(r.start, r.end, False, r.start_prefix)
+        parser = MarkerReasoningParser(spec, prompt_opened=False)
+        events = parser.feed(rendered[first : stop + len(CONTENT)]) + parser.finish()
+        text = "".join(e.text for e in events if isinstance(e, Text))
+        if calls is not None:  # the call parser reads the text side (and drops its frames)
+            tools = parser_class(calls)(TOOLS)
+            text = "".join(e.text for e in tools.feed(text) + tools.finish() if isinstance(e, Text))
+        return text.strip() != CONTENT or not reasoning_events_match(events, REASONING)
+    return False
 
 
 #: a marker token followed by one word, then a blank: ``<|channel>thought\n``
