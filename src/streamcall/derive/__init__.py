@@ -261,7 +261,16 @@ def _assistant_start(probes: Probes, reasoning: ReasoningSyntax | None) -> str:
 # -- the check: the parser reads the template's own rendering back ------------------------
 
 
+#: the longest marker a derived syntax may name (the engines' markers are a few
+#: characters; a longer one is a stretch of the call misread as markup)
+_MAX_MARKER = 64
+
+
 def _check_calls(syntax: CallSyntax, sample: str) -> str | None:
+    markers = (*syntax.block, *syntax.call, syntax.name_end, *syntax.param, syntax.args_suffix)
+    for marker in markers:
+        if len(marker) > _MAX_MARKER or "zq" in marker:
+            return f"a marker read is the call's own text, not markup ({marker[:40]!r}...)"
     try:
         parser = parser_class(syntax)(TOOLS)
         events = parser.feed(sample) + parser.finish()

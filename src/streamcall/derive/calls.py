@@ -123,7 +123,10 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     template may write before the calls)."""
     two, one, plain = probes.calls(2), probes.calls(1), probes.content()
     if one is None:
-        return Refusal("unknown", "the template fails to render an assistant turn with calls")
+        said = f" ({probes.failure})" if probes.failure else ""
+        return Refusal(
+            "unknown", f"the template fails to render an assistant turn with calls{said}"
+        )
     if two is None:
         return Refusal(
             "unknown",

@@ -136,6 +136,8 @@ class Probes:
             template = ChatTemplate(template.templates, template.name, dict(_TOKENS))
         self.template = template
         self._cache: dict[Any, str | None] = {}
+        #: why the last render that failed did (the template's error, in its words)
+        self.failure = ""
 
     def render(
         self,
@@ -151,8 +153,9 @@ class Probes:
             text: str | None = self.template.render(
                 messages, tools=TOOLS, add_generation_prompt=generation, **(kwargs or {})
             )
-        except Exception:  # the template's own failure, or the sandbox's refusal
+        except Exception as exc:  # the template's own failure, or the sandbox's refusal
             text = None
+            self.failure = str(exc)
         self._cache[key] = text
         return text
 
