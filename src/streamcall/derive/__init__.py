@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from streamcall.derive.build import DERIVED, parser_class, reasoning_spec
-from streamcall.derive.calls import CallSyntax, Refusal, cut_left, read_calls
+from streamcall.derive.calls import CallSyntax, Refusal, cut_left, marker_token, read_calls
 from streamcall.derive.probes import (
     ARGS,
     CONTENT,
@@ -261,15 +261,12 @@ def _assistant_start(probes: Probes, reasoning: ReasoningSyntax | None) -> str:
 # -- the check: the parser reads the template's own rendering back ------------------------
 
 
-#: the longest marker a derived syntax may name (the engines' markers are a few
-#: characters; a longer one is a stretch of the call misread as markup)
-_MAX_MARKER = 64
-
-
 def _check_calls(syntax: CallSyntax, sample: str) -> str | None:
+    # a marker too long to be one, or holding the probe's text, is a stretch of the call
+    # misread as markup: no engine is given it
     markers = (*syntax.block, *syntax.call, syntax.name_end, *syntax.param, syntax.args_suffix)
     for marker in markers:
-        if len(marker) > _MAX_MARKER or "zq" in marker:
+        if not marker_token(marker):
             return f"a marker read is the call's own text, not markup ({marker[:40]!r}...)"
     try:
         parser = parser_class(syntax)(TOOLS)

@@ -55,7 +55,7 @@ from streamcall.derive.probes import (
     marker_before,
 )
 
-__all__ = ["CallSyntax", "Refusal", "Sample", "cut_left", "read_calls"]
+__all__ = ["CallSyntax", "Refusal", "Sample", "cut_left", "marker_token", "read_calls"]
 
 _DECODER = json.JSONDecoder()
 _SPLIT = re.compile(r"(?<=>)\s*(?=<)|\s*\n\s*")
@@ -336,7 +336,7 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
     tokens = [t for t in _SPLIT.split(left) if t]
     if not tokens or len(tokens) > 2 or len(tail) != len(tokens):
         return Refusal("beyond", "call markers the engines do not pair")
-    if not all(_token(t) for t in (*tokens, *tail, popen, pclose)):
+    if not all(marker_token(t) for t in (*tokens, *tail, popen, pclose)):
         return Refusal("beyond", "call markers that hold the call's own text")
     wrapper = (tokens[0], tail[1]) if len(tokens) == 2 else ("", "")
     if wrapper[0] and open_:
@@ -402,7 +402,7 @@ def _type_flag(right: str, mid: str) -> tuple[str, str, str] | Refusal:
     return (mid[:p], said, json_said)
 
 
-def _token(marker: str) -> bool:
+def marker_token(marker: str) -> bool:
     """Whether ``marker`` can be a marker: short, and holding none of the probe's text (a
     stretch that runs over a name, a key or a value is the call, not its markup)."""
     return len(marker) <= _MAX_MARKER and "zq" not in marker
