@@ -29,8 +29,13 @@ what evidence decided them. The order:
    defaults: the model id picks one when it routes to a think-tag format; else the family
    the tool syntax names (``THINK_FAMILIES``); else the template is rendered
    (``streamcall.derive``): one whose generation prompt opens ``<think>`` gets
-   ``deepseek_r1`` (the output starts inside reasoning), one whose prompt does not,
-   ``deepseek_v3`` (the model's own ``<think>`` opens it); else None, said in ``why``.
+   ``deepseek_r1`` (the output starts inside reasoning); one whose prompt leaves
+   ``<think>`` to the model by default and with thinking on, and pre-fills a closed block
+   with thinking off (Qwen3's hybrid thinking), ``qwen3``; one whose prompt does not open
+   it otherwise, ``deepseek_v3`` (the model's own ``<think>`` opens it); else None, said
+   in ``why``. (A prompt that closes the block by default and opens it with thinking on
+   is DeepSeek-V3.1's as much as llama.cpp's QwQ template's: ``deepseek_v3``, where only
+   the model id says ``deepseek_r1``.)
    ``fingerprints=False`` switches both tables off (step 3 decides).
 3. Else (no fingerprint) the template is rendered with probe conversations and its syntax
    read off the renderings (``streamcall.derive``): the markers around a call and a block,
@@ -448,13 +453,23 @@ def _reasoning_format(
 
 def _think_tags(derived: Derived) -> tuple[str | None, str]:
     """Think tags no model id or family names: the format by where the template's
-    generation prompt leaves the model, read by rendering it."""
+    generation prompt leaves the model, by default and with thinking on and off, read by
+    rendering it (module docstring)."""
     found = derived.reasoning
     if found is None or found.start != "<think>" or found.end != "</think>":
         return None, (
             "the chat template writes think tags, but neither the model id nor the tool "
             "syntax names a family with a reasoning format for them, and rendered it shows "
             "no <think> … </think> block"
+        )
+    if found.opens is None and found.opens_thinking is None and found.opens_not_thinking is False:
+        # Qwen3's hybrid thinking: on by default with the model writing its own <think>,
+        # switched off by a pre-filled empty block
+        return "qwen3", (
+            "rendered, the chat template writes <think> … </think>, and its generation "
+            "prompt leaves <think> to the model by default and with thinking on, and "
+            "pre-fills a closed block with thinking off (thinking on by default, "
+            "switchable): qwen3"
         )
     if found.opens:
         return "deepseek_r1", (

@@ -6,8 +6,12 @@
 configures an existing engine with what it found (``build.py``). Then it checks the
 parser on the template's own rendering of the probe calls: the parser must read back
 exactly the calls the template was given (names and arguments, typed by the probe's
-schema), and the derived reasoning parser exactly the reasoning. A syntax that fails the
-check is refused: a wrong parser is worse than none.
+schema), and the derived reasoning parser exactly the reasoning, and, on a turn of
+reasoning and then an answer, the two parsers together exactly the answer as text. A
+syntax that fails the check is refused: a wrong parser is worse than none.
+
+A reasoning marker is one tag (``<think>``), or one tag with a fixed word and a blank
+after it (Gemma 4's ``<|channel>thought\n``: the word is the marker's ``start_prefix``).
 
 The answer, a ``Derived``, is data: ``calls`` (a ``CallSyntax``, or None with the
 ``refusal`` saying why: ``no-tools`` when the template renders no calls, ``prose``,
@@ -25,14 +29,16 @@ once per checkpoint.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from streamcall.derive.build import DERIVED, parser_class, reasoning_spec
-from streamcall.derive.calls import CallSyntax, Refusal, cut_left, read_calls
+from streamcall.derive.calls import CallSyntax, Refusal, cut_left, marker_token, read_calls
 from streamcall.derive.probes import (
     ARGS,
+    CONTENT,
     NAMES,
     REASONING,
     RESULT,
@@ -71,6 +77,9 @@ class ReasoningSyntax:
     opens: bool | None
     opens_thinking: bool | None
     opens_not_thinking: bool | None
+    #: a fixed word the template writes right after the start marker, with the blanks
+    #: after it (Gemma 4's ``<|channel>`` then ``thought\n``): dropped, not reasoning
+    start_prefix: str = ""
 
     def prompt_opened(self, thinking: bool | None = None) -> bool:
         """Whether the output starts inside reasoning, for a request's thinking switch."""
@@ -125,10 +134,10 @@ class Derived:
         if r is None:
             raise ValueError("no derived reasoning markers")
         if prompt_opened is None and prompt:
-            prompt_opened = _opens(prompt, r.start, r.end)
+            prompt_opened = _opens(prompt, r.start, r.end, r.start_prefix)
         if prompt_opened is None:
             prompt_opened = r.prompt_opened(_thinking(request, thinking))
-        spec = reasoning_spec(r.start, r.end, prompt_opened)
+        spec = reasoning_spec(r.start, r.end, prompt_opened, r.start_prefix)
         return MarkerReasoningParser(spec, prompt_opened=prompt_opened)
 
     def response_template(self) -> dict[str, Any] | None:
@@ -139,7 +148,8 @@ class Derived:
         if self.calls is None:
             return None
         r = self.reasoning
-        return response_template(self.calls, self.prompt_start, (r.start, r.end) if r else None)
+        markers = (r.start + r.start_prefix.rstrip(), r.end) if r else None
+        return response_template(self.calls, self.prompt_start, markers)
 
     def describe(self) -> str:
         """The derived syntax in words, one line per part."""
@@ -164,6 +174,12 @@ class Derived:
                     )
             if c.layout == "xml_params":
                 lines.append(f"after the name: {c.name_end!r}; parameter: {c.param!r}")
+                before, said, json_said = c.type_flag
+                if said:
+                    lines.append(
+                        f"type flag: {before!r} then {said!r} (a string, raw) or "
+                        f"{json_said!r} (a JSON value)"
+                    )
             if c.layout == "gemma":
                 lines.append(f"string quote: {c.quote!r}")
         elif self.refusal is not None:
@@ -171,6 +187,8 @@ class Derived:
         r = self.reasoning
         if r is not None:
             lines.append(f"reasoning markers: {r.start!r} … {r.end!r}")
+            if r.start_prefix:
+                lines.append(f"after the start marker: {r.start_prefix!r} (dropped)")
             lines.append(
                 f"generation prompt opens reasoning: {_said(r.opens)} by default, "
                 f"{_said(r.opens_thinking)} with thinking on, "
@@ -215,11 +233,14 @@ def derive(template: Any) -> Derived:
     except Exception as exc:  # a template's surprise must not become the caller's
         return Derived(None, None, Refusal("unknown", f"the probes failed: {exc}"))
     if isinstance(found, Refusal):
+        reasoning, said = _answered(probes, reasoning, said, None)
         return Derived(None, reasoning, found, "", said)
     syntax, sample = found
     why = _check_calls(syntax, sample.text)
     if why is not None:
+        reasoning, said = _answered(probes, reasoning, said, None)
         return Derived(None, reasoning, Refusal("beyond", why), sample.text, said)
+    reasoning, said = _answered(probes, reasoning, said, syntax)
     start = _assistant_start(probes, reasoning)
     return Derived(syntax, reasoning, None, sample.text, said, start)
 
@@ -247,6 +268,12 @@ def _assistant_start(probes: Probes, reasoning: ReasoningSyntax | None) -> str:
 
 
 def _check_calls(syntax: CallSyntax, sample: str) -> str | None:
+    # a marker too long to be one, or holding the probe's text, is a stretch of the call
+    # misread as markup: no engine is given it
+    markers = (*syntax.block, *syntax.call, syntax.name_end, *syntax.param, syntax.args_suffix)
+    for marker in markers:
+        if not marker_token(marker):
+            return f"a marker read is the call's own text, not markup ({marker[:40]!r}...)"
     try:
         parser = parser_class(syntax)(TOOLS)
         events = parser.feed(sample) + parser.finish()
@@ -290,7 +317,7 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
     """The reasoning markers around the probe's reasoning, and the prompts' openings; and
     the reasoning block the template renders, which the derived parser must read back."""
     with_r = probes.reasoning()
-    start = end = sample = ""
+    start = end = sample = prefix = ""
     if with_r is not None and REASONING in with_r:
         at = with_r.find(REASONING, max(with_r.find(USER), 0))
         thinking = with_r is not probes.calls(1, reasoning=True)
@@ -301,6 +328,8 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
         tail = min(tail, len(base) - common, len(with_r) - after_at)
         before, after = with_r[common:at].strip(), with_r[after_at : len(with_r) - tail].strip()
         start = before if _one_marker(before) else marker_before(with_r[:at])
+        if not start:
+            start, prefix = _worded_marker(with_r, common, at)
         end = after if _one_marker(after) else marker_after(with_r[after_at:])
         first = with_r.rfind(start, 0, at) if start else -1
         last = with_r.find(end, after_at) if end else -1
@@ -316,7 +345,8 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
     if not (_tag(start) and _tag(end)) or start == end:
         return None, ""
     if sample:
-        parser = MarkerReasoningParser(reasoning_spec(start, end, False), prompt_opened=False)
+        spec = reasoning_spec(start, end, False, prefix)
+        parser = MarkerReasoningParser(spec, prompt_opened=False)
         events = parser.feed(sample) + parser.finish()
         text = "".join(e.text for e in events if isinstance(e, Text))
         if text.strip() or not reasoning_events_match(events, REASONING):
@@ -324,11 +354,69 @@ def _read_reasoning(probes: Probes) -> tuple[ReasoningSyntax | None, str]:
     syntax = ReasoningSyntax(
         start,
         end,
-        _opens(probes.opening(None), start, end),
-        _opens(probes.opening(True), start, end),
-        _opens(probes.opening(False), start, end),
+        _opens(probes.opening(None), start, end, prefix),
+        _opens(probes.opening(True), start, end, prefix),
+        _opens(probes.opening(False), start, end, prefix),
+        prefix,
     )
     return syntax, sample
+
+
+def _answered(
+    probes: Probes, reasoning: ReasoningSyntax | None, said: str, calls: CallSyntax | None
+) -> tuple[ReasoningSyntax | None, str]:
+    """The reasoning markers (and their sample), or none where the template's rendering
+    of a turn of reasoning and then an answer, read from the reasoning's start marker to
+    the answer's end by the derived parsers (reasoning, then calls), leaves anything but
+    the answer as text: markup between the two (Harmony's ``<|end|><|start|>assistant
+    <|channel|>final<|message|>``: the end marker closes a message, and the answer is
+    another) that the parsers would hand on as the answer's. A template that renders no
+    such turn shows nothing against the markers."""
+    try:
+        leaks = reasoning is not None and _answer_leaks(probes, reasoning, calls)
+    except Exception:  # a template's surprise: no evidence either way
+        leaks = False
+    return (None, "") if leaks else (reasoning, said)
+
+
+def _answer_leaks(probes: Probes, r: ReasoningSyntax, calls: CallSyntax | None) -> bool:
+    turn = {"role": "assistant", "content": CONTENT, "reasoning_content": REASONING}
+    messages = [{"role": "user", "content": USER}, turn]
+    for thinking in (None, True):
+        kwargs = {"enable_thinking": True, "thinking": True} if thinking else None
+        rendered = probes.render(messages, ("answer", thinking), generation=False, kwargs=kwargs)
+        if rendered is None or REASONING not in rendered or CONTENT not in rendered:
+            continue
+        at = rendered.find(REASONING, max(rendered.find(USER), 0))
+        first, stop = rendered.rfind(r.start, 0, at), rendered.find(CONTENT, at)
+        if first < 0 or stop < 0:
+            return False
+        spec = reasoning_spec(r.start, r.end, False, r.start_prefix)
+        parser = MarkerReasoningParser(spec, prompt_opened=False)
+        events = parser.feed(rendered[first : stop + len(CONTENT)]) + parser.finish()
+        text = "".join(e.text for e in events if isinstance(e, Text))
+        if calls is not None:  # the call parser reads the text side (and drops its frames)
+            tools = parser_class(calls)(TOOLS)
+            text = "".join(e.text for e in tools.feed(text) + tools.finish() if isinstance(e, Text))
+        return text.strip() != CONTENT or not reasoning_events_match(events, REASONING)
+    return False
+
+
+#: a marker token followed by one word, then a blank: ``<|channel>thought\n``
+_WORDED = re.compile(r"(<[^<>\s]{1,64}>|\[[^\[\]\s]{1,64}\])([A-Za-z][\w-]{0,31})(\s*)\Z")
+
+
+def _worded_marker(rendered: str, common: int, at: int) -> tuple[str, str]:
+    """A start marker followed by a fixed word (Gemma 4's ``<|channel>thought\n``): the
+    marker, and the word with the blanks after it (the engine's ``start_prefix``), where
+    what the reasoning adds before its text is exactly that; else ``("", "")``."""
+    m = _WORDED.search(rendered, max(0, at - 128), at)
+    # right before the reasoning, with nothing but blanks between it and where the
+    # rendering with reasoning departs from the one without (a template that writes an
+    # empty block without reasoning shares all of it; ``<|`` may be shared alone)
+    if m is None or not m.group(3) or rendered[common : m.start()].strip():
+        return "", ""
+    return m.group(1), m.group(2) + m.group(3)
 
 
 def _one_marker(text: str) -> bool:
@@ -345,11 +433,11 @@ def _tag(text: str) -> bool:
     )
 
 
-def _opens(prompt: str | None, start: str, end: str) -> bool | None:
+def _opens(prompt: str | None, start: str, end: str, prefix: str = "") -> bool | None:
     if not prompt:
         return None
     tail = prompt.rstrip()
-    if tail.endswith(start):
+    if tail.endswith(start) or (prefix and tail.endswith(start + prefix.rstrip())):
         return True
     if tail.endswith(end):
         return False

@@ -134,6 +134,14 @@ def _xml_attrs(syntax: CallSyntax) -> dict[str, Any]:
         )
         no_header = re.compile(r"\s*<")
     stop = re.escape(mid[0])
+    before, said, json_said = syntax.type_flag
+    if said:
+        # DSML's ``string="true"``: the engine's ``string`` group, read as DSML's
+        after = mid[len(before) + len(said) :]
+        flag = rf"{_blanks(before)}(?P<string>{re.escape(said)}|{re.escape(json_said)})"
+        param_header = re.compile(rf"(?P<key>[^<>\n{stop}]*+){flag}{_blanks(after)}")
+    else:
+        param_header = re.compile(rf"(?P<key>[^<>\n{stop}]*+){_blanks(mid)}")
     return {
         "BLOCK_OPEN": syntax.block[0] or None,
         "BLOCK_CLOSE": syntax.block[1] or None,
@@ -143,7 +151,7 @@ def _xml_attrs(syntax: CallSyntax) -> dict[str, Any]:
         "NO_HEADER": no_header,
         "CALL_CLOSE": syntax.call[1],
         "PARAM_OPEN": (popen,),
-        "PARAM_HEADER": re.compile(rf"(?P<key>[^<>\n{stop}]*+){_blanks(mid)}"),
+        "PARAM_HEADER": param_header,
         "PARAM_CLOSE": pclose,
         "STRIP_NEWLINES": syntax.value_newlines,
     }
@@ -154,6 +162,9 @@ def _blanks(literal: str) -> str:
     return r"\s*+".join(re.escape(part) for part in literal.split())
 
 
-def reasoning_spec(start: str, end: str, opened: bool) -> ReasoningSpec:
-    """The reasoning engine's row for markers read off a template."""
-    return ReasoningSpec(DERIVED, family=_FAMILY, start=(start,), end=(end,), opened=opened)
+def reasoning_spec(start: str, end: str, opened: bool, prefix: str = "") -> ReasoningSpec:
+    """The reasoning engine's row for markers read off a template (``prefix``: a fixed
+    word after the start marker, dropped, as ``gemma4``'s ``thought\n``)."""
+    return ReasoningSpec(
+        DERIVED, family=_FAMILY, start=(start,), end=(end,), opened=opened, start_prefix=prefix
+    )

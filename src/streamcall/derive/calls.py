@@ -34,6 +34,12 @@ Cohere's ``"tool_call_id"``); in a ``header_json`` call HEAD and TAIL hold the s
 ``[CALL_ID]{id}`` and Kimi K2's ``:{index}`` after it), and OPEN and SEP are the markers
 outside them. A slot anywhere else is refused.
 
+In ``xml_params``, MID may carry a type flag: where the string parameter's MID and every
+other parameter's differ in one word (DSML's ``" string="true">`` against
+``" string="false">``), that word is the flag (``true`` on a raw string, ``false`` on a JSON
+value: the values the engine reads; others are refused), read by the engine's ``string``
+group.
+
 Anything else is refused with the reason: a call with no markup around it is prose; markup
 that fits none of the rows is a grammar beyond the engines. The reader never guesses a
 marker it did not see: the syntax it returns is checked afterwards by parsing the
@@ -62,10 +68,12 @@ from streamcall.derive.probes import (
     marker_before,
 )
 
-__all__ = ["CallSyntax", "Refusal", "Sample", "cut_left", "read_calls"]
+__all__ = ["CallSyntax", "Refusal", "Sample", "cut_left", "marker_token", "read_calls"]
 
 _DECODER = json.JSONDecoder()
 _SPLIT = re.compile(r"(?<=>)\s*(?=<)|\s*\n\s*")
+#: the longest marker the reader takes (the engines' markers are a few characters)
+_MAX_MARKER = 64
 _JSON_HEAD = re.compile(r'\{\s*"[^"\\]{1,64}"\s*:\s*"?\Z')
 
 
@@ -107,6 +115,10 @@ class CallSyntax:
     #: ``str.format``): Kimi K2's ``functions.NAME:{index}``, Mistral's
     #: ``NAME[CALL_ID]{id}``
     header: tuple[str, str] = ("", "")
+    #: ``xml_params``: a type flag in the parameter's header (DSML's ``string="true"``):
+    #: what precedes its value there, its value on a string, its value on a JSON value
+    #: (``param[1]`` is the header as a string parameter writes it); ``("", "", "")``: none
+    type_flag: tuple[str, str, str] = ("", "", "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +144,10 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     template may write before the calls)."""
     two, one, plain = probes.calls(2), probes.calls(1), probes.content()
     if one is None:
-        return Refusal("unknown", "the template fails to render an assistant turn with calls")
+        said = f" ({probes.failure})" if probes.failure else ""
+        return Refusal(
+            "unknown", f"the template fails to render an assistant turn with calls{said}"
+        )
     if two is None:
         return Refusal(
             "unknown",
@@ -512,6 +527,13 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
     name_end = pre_key[: len(pre_key) - len(popen)].strip()
     pclose = rest[: len(rest) - len(popen)].strip()
     popen = popen.strip()
+    if "zq_str" in pclose:
+        return Refusal(
+            "beyond",
+            "parameters written as elements named by their key (<KEY>value</KEY>, as "
+            "MiniMax-M3 writes them, nesting elements for lists and objects): no "
+            "configurable engine reads that",
+        )
     if not (popen and mid.strip() and pclose) or any(c.isspace() for c in pclose):
         return Refusal("beyond", "parameters without an opener, a separator and a closer")
     last = right.rfind(pclose)
@@ -520,10 +542,15 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
     if not tokens or len(tokens) > 2 or len(tail) != len(tokens):
         typed = _typed_params(right, k2, mid)  # the reason, where it is that
         return typed or Refusal("beyond", "call markers the engines do not pair")
+    if not all(marker_token(t) for t in (*tokens, *tail, popen, pclose)):
+        return Refusal("beyond", "call markers that hold the call's own text")
     wrapper = (tokens[0], tail[1]) if len(tokens) == 2 else ("", "")
     if wrapper[0] and open_:
         return Refusal("beyond", "a marker around each call and another around the block")
     newlines = mid.endswith("\n") and rest.startswith("\n")
+    flag = _type_flag(right, mid.strip())
+    if isinstance(flag, Refusal):
+        return flag
     return CallSyntax(
         "xml_params",
         wrapper if wrapper[0] else (open_, close),
@@ -533,6 +560,7 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
         param=(popen, mid.strip(), pclose),
         value_newlines=newlines,
         each=bool(wrapper[0]),
+        type_flag=flag,
     )
 
 
@@ -548,6 +576,56 @@ def _typed_params(right: str, k2: int, mid: str) -> Refusal | None:
         f"tagged parameters whose header differs per value ({mid.strip()!r}, "
         f"{right[at:value].strip()!r}: a type attribute), which the reader does not take apart",
     )
+
+
+#: a parameter's value as the template writes it, for each non-string probe argument
+_JSON_VALUES = {
+    "zq_int": ("4217",),
+    "zq_float": ("2.5",),
+    "zq_bool": ("true", "True"),
+    "zq_null": ("null", "None"),
+    "zq_list": ("[",),
+    "zq_obj": ("{",),
+}
+#: the values a type flag takes, for a string and for JSON: the ones the engine reads
+_FLAG_VALUES = ("true", "false")
+
+
+def _type_flag(right: str, mid: str) -> tuple[str, str, str] | Refusal:
+    """A type flag in the parameter headers (DSML's ``name="k" string="true">``): the part
+    of the header between key and value where the string parameter's header differs from
+    every other's, widened to whole words; ``("", "", "")`` when the headers agree, or when
+    they show no one flag (the check then has the last word)."""
+    heads: set[str] = set()
+    for key, values in _JSON_VALUES.items():
+        k = right.find(key)
+        at = min((i for v in values if (i := right.find(v, k + len(key))) >= 0), default=-1)
+        if k < 0 or at < 0:
+            return ("", "", "")  # not a flag's layout: the check has the last word
+        heads.add(right[k + len(key) : at].strip())
+    if len(heads) != 1 or mid in heads:
+        return ("", "", "")
+    json_mid = heads.pop()
+    p = common_prefix(mid, json_mid)
+    s = min(common_suffix(mid, json_mid), len(mid) - p, len(json_mid) - p)
+    while p and mid[p - 1].isalnum():
+        p -= 1
+    while s and mid[len(mid) - s].isalnum():
+        s -= 1
+    said, json_said = mid[p : len(mid) - s], json_mid[p : len(json_mid) - s]
+    if (said, json_said) != _FLAG_VALUES:
+        return Refusal(
+            "beyond",
+            f"a type flag in the parameter headers ({said!r} on a string, {json_said!r} "
+            f"on JSON) other than {_FLAG_VALUES[0]!r}/{_FLAG_VALUES[1]!r}",
+        )
+    return (mid[:p], said, json_said)
+
+
+def marker_token(marker: str) -> bool:
+    """Whether ``marker`` can be a marker: short, and holding none of the probe's text (a
+    stretch that runs over a name, a key or a value is the call, not its markup)."""
+    return len(marker) <= _MAX_MARKER and "zq" not in marker
 
 
 def _braces(left: str) -> list[int]:

@@ -10,9 +10,11 @@ which the anchor's remainder hands on); with reasoning markers, a pattern that t
 pre-filled closer too (thinking off), and the markers become a ``thinking`` field.
 
 None where the spec's shapes do not express the syntax: JSON calls with other key names
-than the shapes take (a key holding the model's call id is left unread), JSON objects in a block with no list, Python calls with no block
-markers, Gemma 4's form (the built-in ``gemma4`` export is its own), a header with a fence, a
-header that writes a call id or index beside the name (``CallSyntax.header``).
+than the shapes take (a key holding the model's call id is left unread), JSON objects in a
+block with no list, Python calls with no block markers, Gemma 4's form (the built-in
+``gemma4`` export is its own), a header with a fence, a header that writes a call id or
+index beside the name (``CallSyntax.header``), tagged parameters with a type flag (DSML's
+``string="false"`` makes a value JSON, which no shape's field says).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def _shape(c: CallSyntax, start: str) -> Exported | None:
         opener = esc(call_open) + r"(?P<name>[^<\n]+?)" + esc(c.name_end)
         return header_json(start, section, opener, esc(call_close), (block_open, call_open))
     if c.layout == "xml_params":
-        return _tagged(c, start)
+        return None if c.type_flag[1] else _tagged(c, start)
     return None
 
 

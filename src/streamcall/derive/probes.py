@@ -148,6 +148,8 @@ class Probes:
             template = ChatTemplate(template.templates, template.name, dict(_TOKENS))
         self.template = template
         self._cache: dict[Any, str | None] = {}
+        #: why the last render that failed did (the template's error, in its words)
+        self.failure = ""
 
     def render(
         self,
@@ -167,8 +169,9 @@ class Probes:
                 mutable=True,
                 **(kwargs or {}),
             )
-        except Exception:  # the template's own failure, or the sandbox's refusal
+        except Exception as exc:  # the template's own failure, or the sandbox's refusal
             text = None
+            self.failure = str(exc)
         self._cache[key] = text
         return text
 

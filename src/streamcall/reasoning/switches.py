@@ -185,8 +185,9 @@ def prompt_opened_for(
 
 def prompt_opened_by(reasoning_format: str | None, generation_prompt: str | None) -> bool | None:
     """The ``prompt_opened`` the generation prompt's own text says (the module header):
-    True when it ends with one of the format's start markers, False when it ends with one
-    of its end markers (blanks after either aside), None otherwise. Harmony
+    True when it ends with one of the format's start markers (or one with its
+    ``start_prefix`` after it), False when it ends with one of its end markers (blanks
+    after either aside), None otherwise. Harmony
     (``openai_gptoss``): True when it ends inside an analysis message's body."""
     if not reasoning_format or not generation_prompt:
         return None
@@ -200,7 +201,10 @@ def prompt_opened_by(reasoning_format: str | None, generation_prompt: str | None
     tail = generation_prompt.rstrip()
     best = 0
     said: bool | None = None
-    for opens, markers in ((True, spec.start), (False, spec.end)):
+    # a start marker counts with the word the format writes after it too (Gemma 4's
+    # ``<|channel>thought``)
+    worded = tuple(m + spec.start_prefix for m in spec.start) if spec.start_prefix else ()
+    for opens, markers in ((True, spec.start + worded), (False, spec.end)):
         for marker in markers:
             marker = marker.strip()
             if marker and len(marker) > best and tail.endswith(marker):
