@@ -13,7 +13,9 @@ How: each side runs ``benchmarks/_ab_side.py``'s preparation and one parser fed 
 call, in a ``python -S`` with that side's ``src/`` on the path, under
 ``valgrind --tool=callgrind``, once with one run and once with three. The difference,
 halved and divided by the chunks, is the instructions per chunk of a run: start-up,
-imports and the fixture's preparation cancel out. ``PYTHONHASHSEED`` is fixed.
+imports and the fixture's preparation cancel out. ``PYTHONHASHSEED`` is fixed, and the
+objects loaded before the runs are frozen out of the collector's sight (``gc.freeze``), so
+that a side which imports more does not count its longer collections as the parser's.
 
 Reported per format and shape: old and new instructions per chunk and new/old. Instructions
 are not time (a cache miss counts once), so this is the tiebreaker for ``ab``'s timings, not
@@ -40,6 +42,9 @@ from benchmarks import _ab_side as S
 label, shape, size, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 fmt, pieces, tools, args = S._prepare(label, shape, size, S._targets())
 from streamcall.formats.registry import tool_parser
+import gc
+gc.collect()
+gc.freeze()  # what was loaded is not the parser's: no collection walks it
 for _ in range(runs):
     p = tool_parser(fmt, tools=tools)
     for piece in pieces:

@@ -94,6 +94,10 @@ from streamcall.framing.harmony import (
 )
 from streamcall.text import ArgsStep, ArgsStreamer, Step, cut_marker
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_body_ends_find = BODY_ENDS.find
+
 __all__ = ["HarmonyParser", "Mode", "function_name"]
 
 
@@ -221,7 +225,7 @@ class HarmonyParser(ToolParser):
             self._mode = BODY
 
     def _read_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end, resume, marker = BODY_ENDS.find(buf, pos, final)
+        end, resume, marker = _body_ends_find(buf, pos, final)
         if end > pos:
             piece = buf[pos:end]
             out.append(Reasoning(piece) if self._body_kind == _THOUGHT else Text(piece))

@@ -40,6 +40,10 @@ from typing import Any
 
 from streamcall.formats.engines.header_json import _NAME, HeaderJsonParser
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_name_fullmatch = _NAME.fullmatch
+
 TOOL_CALLS = "<|tool_calls|>"
 CALL_BEGIN = "<|tool_call:begin|>"
 CALL_NAME = "<|tool_call:name|>"
@@ -81,7 +85,7 @@ class SolarOpenParser(HeaderJsonParser):
     def _header(self, text: str) -> tuple[str, str | None] | None:
         call_id, sep, name = text.partition(CALL_NAME)
         name = name.strip()
-        if not sep or _NAME.fullmatch(name) is None:
+        if not sep or _name_fullmatch(name) is None:
             return None
         call_id = call_id.strip()
         return name, call_id if _ID.fullmatch(call_id) else None

@@ -53,6 +53,11 @@ from streamcall.text.jsonstring import (
     decode_string_literal,
 )
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_high_surrogate_tail_match = HIGH_SURROGATE_TAIL.match
+_control_sub = CONTROL.sub
+
 __all__ = ["MISS", "fast_parse", "fast_repair"]
 
 MISS: Final = object()  # fast_parse's "not decided here": run the reference
@@ -149,7 +154,7 @@ def _kept_end(text: str, q: int) -> int:
         stop = m.start()
     if (
         stop - q - 1 >= 6
-        and HIGH_SURROGATE_TAIL.match(text, stop - 6)
+        and _high_surrogate_tail_match(text, stop - 6)
         and not _escaped_at(text, stop - 6, q + 1)
     ):
         stop -= 6  # its low half may come next
@@ -642,7 +647,7 @@ def _escaped(out: str, spans: list[tuple[int, int]]) -> str:
     prev = 0
     for a, b in spans:
         pieces.append(out[prev:a])
-        pieces.append(CONTROL.sub(_escape_control, out[a:b]))
+        pieces.append(_control_sub(_escape_control, out[a:b]))
         prev = b
     pieces.append(out[prev:])
     return "".join(pieces)

@@ -67,6 +67,16 @@ from streamcall.text import (
     too_deep,
 )
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_control_sub = CONTROL.sub
+_lit_match = _LIT.match
+_high_surrogate_tail_match = HIGH_SURROGATE_TAIL.match
+_control_search = CONTROL.search
+_string_run_match = STRING_RUN.match
+_cut_escape_fullmatch = CUT_ESCAPE.fullmatch
+_ws_match = WS.match
+
 __all__ = ["MAX_DEPTH", "PartialJSON", "PathKey", "StringAppend", "ValueComplete", "too_deep"]
 
 PathKey: TypeAlias = str | int
@@ -235,7 +245,7 @@ class PartialJSON(SnapshotReads):
         value: Any = None
 
         if state == _LITERAL:
-            e = _LIT.match(chunk).end()  # type: ignore[union-attr]
+            e = _lit_match(chunk).end()  # type: ignore[union-attr]
             self._lit.append(chunk[:e])
             if e == n:
                 return
@@ -276,9 +286,9 @@ class PartialJSON(SnapshotReads):
             if junk >= 0 or pos >= n:
                 break
             if state == _STRING:
-                e = STRING_RUN.match(chunk, pos).end()  # type: ignore[union-attr]
+                e = _string_run_match(chunk, pos).end()  # type: ignore[union-attr]
                 if e < n and chunk[e] == '"':
-                    if self._controls is not None and CONTROL.search(chunk, pos, e):
+                    if self._controls is not None and _control_search(chunk, pos, e):
                         self._controls.append((base + pos, base + e))
                     if "\\" in chunk[pos:e]:
                         piece = scanstring(chunk, pos, False)[0]
@@ -304,14 +314,14 @@ class PartialJSON(SnapshotReads):
                     continue
                 # The string is still open at the chunk's end, or an escape is bad.
                 stop = e
-                bad = e < n and CUT_ESCAPE.fullmatch(chunk, e) is None
-                if stop - pos >= 6 and HIGH_SURROGATE_TAIL.match(chunk, stop - 6):
+                bad = e < n and _cut_escape_fullmatch(chunk, e) is None
+                if stop - pos >= 6 and _high_surrogate_tail_match(chunk, stop - 6):
                     j = stop - 7
                     while j >= pos and chunk[j] == "\\":
                         j -= 1
                     if (stop - 7 - j) % 2 == 0:
                         stop -= 6  # its low half may come next
-                if self._controls is not None and CONTROL.search(chunk, pos, stop):
+                if self._controls is not None and _control_search(chunk, pos, stop):
                     self._controls.append((base + pos, base + stop))
                 if "\\" in chunk[pos:stop]:
                     piece = scanstring(chunk[pos:stop] + '"', 0, False)[0]
@@ -330,7 +340,7 @@ class PartialJSON(SnapshotReads):
                 break
             c = chunk[pos]
             if c in " \t\n\r":
-                pos = WS.match(chunk, pos).end()  # type: ignore[union-attr]
+                pos = _ws_match(chunk, pos).end()  # type: ignore[union-attr]
                 continue
             if state == _COMMA:
                 if c == ",":
@@ -393,7 +403,7 @@ class PartialJSON(SnapshotReads):
                     self._tok_end = base + pos
                     continue
                 if c in _LIT_START:
-                    e = _LIT.match(chunk, pos).end()  # type: ignore[union-attr]
+                    e = _lit_match(chunk, pos).end()  # type: ignore[union-attr]
                     if e == n:
                         self._lit = [chunk[pos:]]
                         self._lit_state = state
@@ -476,7 +486,7 @@ class PartialJSON(SnapshotReads):
                 break
             b = min(b, len(out))
             pieces.append(out[prev:a])
-            pieces.append(CONTROL.sub(_escape_control, out[a:b]))
+            pieces.append(_control_sub(_escape_control, out[a:b]))
             prev = b
         pieces.append(out[prev:])
         return "".join(pieces)

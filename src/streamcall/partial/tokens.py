@@ -17,6 +17,10 @@ from typing import Any, Final
 
 from streamcall.text import NUMBER
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_number_match = NUMBER.match
+
 # Expect-states and token modes.
 _VALUE: Final = 0
 _VALUE_OR_END: Final = 1
@@ -60,7 +64,7 @@ def _classify(run: str) -> tuple[int, Any, int]:
     """Classify a literal run as (kind, value, size of the valid part)."""
     if run in _KEYWORDS:
         return _WHOLE, _KEYWORDS[run], len(run)
-    m = NUMBER.match(run)
+    m = _number_match(run)
     if m is None:
         if run in _KEYWORD_PREFIXES:
             return _HALF_KEYWORD, None, 0

@@ -60,6 +60,11 @@ from streamcall.framing.harmony import (
 from streamcall.reasoning._engine import ReasoningParser
 from streamcall.text import Step
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_body_ends_find = BODY_ENDS.find
+_openers_take = OPENERS.take
+
 __all__ = ["HarmonyReasoningParser", "Mode"]
 
 
@@ -118,7 +123,7 @@ class HarmonyReasoningParser(ReasoningParser):
         return self._mode == BODY and self._body_kind == _REASONING
 
     def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end, _, marker = OPENERS.take(buf, pos, final)
+        end, _, marker = _openers_take(buf, pos, final)
         if end > pos:
             out.append(Text(buf[pos:end]))
         if marker is None:
@@ -167,7 +172,7 @@ class HarmonyReasoningParser(ReasoningParser):
         self._mode = BODY
 
     def _read_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
-        end, resume, marker = BODY_ENDS.find(buf, pos, final)
+        end, resume, marker = _body_ends_find(buf, pos, final)
         if end > pos:
             piece = buf[pos:end]
             out.append(Reasoning(piece) if self._body_kind == _REASONING else Text(piece))

@@ -49,6 +49,12 @@ from streamcall.text.jsonstring import (
 )
 from streamcall.text.markers import StopMarkers
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_cut_escape_fullmatch = CUT_ESCAPE.fullmatch
+_strict_run_match = STRICT_RUN.match
+_strict_run_fullmatch = STRICT_RUN.fullmatch
+
 __all__ = [
     "BLANK",
     "BROKEN",
@@ -151,9 +157,9 @@ class ArgsStreamer:
         """
         scan = self.scan
         if scan.in_string and fast.FAST:
-            end = STRICT_RUN.match(buf, pos).end()  # type: ignore[union-attr]
+            end = _strict_run_match(buf, pos).end()  # type: ignore[union-attr]
             n = len(buf)
-            if end == n or (buf[end] == "\\" and CUT_ESCAPE.fullmatch(buf, end) is not None):
+            if end == n or (buf[end] == "\\" and _cut_escape_fullmatch(buf, end) is not None):
                 # plain string text to the end, or to a cut escape there (held): the scan
                 # would end in the state it is in
                 delta = buf[pos:end] if pos or end < n else buf
@@ -278,7 +284,7 @@ class ArgsStep:
             if n != pos and (stops is None or buf[-1] != stops.first):
                 scan = args.scan
                 if scan.in_string:
-                    if STRICT_RUN.fullmatch(buf, pos) is not None:
+                    if _strict_run_fullmatch(buf, pos) is not None:
                         delta = buf[pos:] if pos else buf
                         args.parts.append(delta)
                         out.append(ToolCallArgs(self.index, delta))
@@ -374,7 +380,7 @@ class EncodedArgs:
         if buf[end] == "{" or buf.startswith(("\\u007b", "\\u007B"), end):
             self.started = True
             return self.push(buf, end, final)
-        if not final and CUT_ESCAPE.fullmatch(buf, end) is not None:
+        if not final and _cut_escape_fullmatch(buf, end) is not None:
             return "", end, MORE  # a cut escape: it may still be a blank or the brace
         return "", end, BROKEN
 

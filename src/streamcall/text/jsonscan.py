@@ -19,6 +19,11 @@ from typing import Final
 
 from streamcall.text.jsonstring import CUT_ESCAPE, STRICT_RUN
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_strict_run_match = STRICT_RUN.match
+_cut_escape_fullmatch = CUT_ESCAPE.fullmatch
+
 __all__ = [
     "KEY_EXPECTED",
     "KEY_OR_CLOSE_EXPECTED",
@@ -138,7 +143,7 @@ class JsonScan:
         stack = self.stack
         while pos < n:
             if self.in_string:
-                pos = STRICT_RUN.match(buf, pos).end()  # type: ignore[union-attr]
+                pos = _strict_run_match(buf, pos).end()  # type: ignore[union-attr]
                 if pos == n:
                     return pos
                 c = buf[pos]
@@ -155,7 +160,7 @@ class JsonScan:
                         return pos
                     continue
                 if c == "\\":
-                    if CUT_ESCAPE.fullmatch(buf, pos) is not None:
+                    if _cut_escape_fullmatch(buf, pos) is not None:
                         return pos  # a cut escape: hold it back
                     self.error = True
                     return pos

@@ -80,6 +80,10 @@ from streamcall.text.pyliteral import (
     scalar_json,
 )
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_high_surrogate_tail_fullmatch = HIGH_SURROGATE_TAIL.fullmatch
+
 __all__ = ["MAX_KEYWORD", "PythonArgs"]
 
 #: The longest keyword (or keyword and blanks before its ``=``) held back whole.
@@ -505,7 +509,7 @@ class PythonArgs:
                 and end - pos >= 6
                 and buf[end - 6] == "\\"  # a cheap test before the regex
                 and (end == n or buf[end] == "\\")
-                and HIGH_SURROGATE_TAIL.fullmatch(buf, end - 6, end) is not None
+                and _high_surrogate_tail_fullmatch(buf, end - 6, end) is not None
             ):
                 before = buf[pos : end - 6]
                 if (len(before) - len(before.rstrip("\\"))) % 2 == 0:

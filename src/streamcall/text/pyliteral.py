@@ -33,6 +33,10 @@ from typing import Final
 from streamcall.text import fast
 from streamcall.text.jsonscan import NUMBER
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_number_fullmatch = NUMBER.fullmatch
+
 __all__ = [
     "BYTES",
     "ESCAPE_BYTES",
@@ -189,7 +193,7 @@ def scalar_json(token: str) -> str | None:
     literal = LITERALS.get(token)
     if literal is not None:
         return literal
-    if NUMBER.fullmatch(token):
+    if _number_fullmatch(token):
         return token
     if not _PY_NUMBER.fullmatch(token):
         return None

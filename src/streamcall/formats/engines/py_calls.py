@@ -112,6 +112,14 @@ class Mode(IntEnum):
 
 # The modes as plain ints, for the steps' comparisons (as in ``engines.json_calls``).
 AT_START, TEXT, PASS, HEAD, ARGS, BETWEEN, AFTER_LIST, JSON_BODY, DELEGATE = map(int, Mode)
+#: ``body_run`` of a plain string for each quote, looked up once (``feed``'s member read)
+_STR_RUNS = {q: body_run(q, STR) for q in "'\""}
+# The fast reads' lookups, bound once: CPython 3.11 calls a method of an imported name
+# through a bound method made on every call (no LOAD_METHOD for it), about 200 instructions
+_members_at = _MEMBERS.match
+_scalar_rest_at = _SCALAR_REST.match
+_value_rest_at = _VALUE_REST.match
+_literal = LITERALS.get
 
 
 def py_literal(value: Any) -> str:
@@ -243,14 +251,14 @@ class PythonicCallsParser(ToolParser):
                         # The rest of the current token at the call level, and the next member.
                         state = a._state
                         if state == _MEMBER:
-                            m = _MEMBERS.match(buf, pos)
+                            m = _members_at(buf, pos)
                             if m is None:
                                 break
                             base = 0
                         elif state == _SCALAR:
                             if not a._after_key or a._kinds[-1] != _CALL:
                                 break
-                            m = _SCALAR_REST.match(buf, pos + a._scanned)
+                            m = _scalar_rest_at(buf, pos + a._scanned)
                             if m is None:
                                 break
                             value = quick_scalar(buf[pos : m.start(1)])
@@ -277,7 +285,7 @@ class PythonicCallsParser(ToolParser):
                         elif state == _VALUE:
                             if not a._after_key or a._kinds[-1] != _CALL:
                                 break
-                            m = _VALUE_REST.match(buf, pos)
+                            m = _value_rest_at(buf, pos)
                             if m is None:
                                 break
                             scalar = m.group(1)
@@ -308,7 +316,7 @@ class PythonicCallsParser(ToolParser):
                                 if scalar is None:
                                     value = _quote(single if double is None else double)
                                 else:
-                                    value = LITERALS.get(scalar)
+                                    value = _literal(scalar)
                                     if value is None:
                                         # quick_scalar's plain decimal integer, written out (a call
                                         # fewer per member: most members of a long call are such)
@@ -369,7 +377,7 @@ class PythonicCallsParser(ToolParser):
                             q = "'" if r <= 4 else '"'
                             a._quote = q
                             a._str_kind = STR
-                            a._body_run = body_run(q, STR)
+                            a._body_run = _STR_RUNS[q]
                             a._long_run = None  # short, probably: the next chunk tries _STRING_REST
                             parts.append(text + _quote(value)[:-1])
                             a._state = _STRING

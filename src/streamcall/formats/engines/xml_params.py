@@ -137,6 +137,10 @@ from streamcall.text import (
     tagged_member_pattern,
 )
 
+# Bound once: CPython 3.11 calls a method of an imported name through a bound method
+# made on every call (it gives such a call no LOAD_METHOD)
+_ws_match = WS.match
+
 __all__ = ["Mode", "XmlParamsParser"]
 
 
@@ -382,7 +386,7 @@ class XmlParamsParser(XmlArgs):
         # opens or the block's end; blanks before junk or a cut call are text again, with
         # it (the gap rule of ``_skip_gap``).
         n = len(buf)
-        ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        ws = _ws_match(buf, pos).end()  # type: ignore[union-attr]
         first = self._calls_in_block == 0
         if ws == n:
             self._raw.append(buf[pos:ws])
@@ -490,7 +494,7 @@ class XmlParamsParser(XmlArgs):
         step itself where no regex reads short parameters; else ``ShortMembers.step``
         hands it what is not a whole one)."""
         n = len(buf)
-        ws = WS.match(buf, pos).end()  # type: ignore[union-attr]
+        ws = _ws_match(buf, pos).end()  # type: ignore[union-attr]
         if ws > pos:
             self._param_gap.append(buf[pos:ws])  # text again if junk follows
         if ws == n:
