@@ -174,6 +174,14 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     sample = Sample(two[open_at:close_at])
     context = two[max(u2 + len(USER), start - 64) : start]  # what leads to the call
     bare = _opens_turn(two, u2, open_at, plain)
+    if left and not open_ and prompt.rstrip().endswith(left):
+        # Functionary v3.2's ``>>>``: the prompt opens the first call, the output its name
+        return Refusal(
+            "beyond",
+            f"the generation prompt writes the first call's marker "
+            f"({marker_before(prompt) or left!r}): the output "
+            "starts inside a call, with a name or a text header, which no engine is derived for",
+        )
     syntax = _layout(left, right, open_, close, separator.strip(), listed, context, bare=bare)
     if isinstance(syntax, Refusal):
         return syntax
