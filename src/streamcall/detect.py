@@ -388,6 +388,8 @@ def _tool_format(
         if derived.calls is not None:
             c = derived.calls
             markers = " … ".join(repr(m) for m in (c.call if any(c.call) else c.block))
+            if not any(c.call + c.block):
+                markers = "no marker: they open the output"
             return (
                 None,
                 (

@@ -6,7 +6,9 @@
 configures an existing engine with what it found (``build.py``). Then it checks the
 parser on the template's own rendering of the probe calls: the parser must read back
 exactly the calls the template was given (names and arguments, typed by the probe's
-schema), and the derived reasoning parser exactly the reasoning, and, on a turn of
+schema, or as strings where the template writes a value between its string quotes:
+``written_as_strings``; the first call alone for a template that renders one call per
+turn), and the derived reasoning parser exactly the reasoning, and, on a turn of
 reasoning and then an answer, the two parsers together exactly the answer as text. A
 syntax that fails the check is refused: a wrong parser is worse than none.
 
@@ -63,6 +65,7 @@ __all__ = [
     "calls_mismatch",
     "derive",
     "probe_args_match",
+    "written_as_strings",
 ]
 
 
@@ -161,8 +164,16 @@ class Derived:
                 lines.append(f"block markers: {c.block[0]!r} … {c.block[1]!r}")
             if any(c.call):
                 lines.append(f"call markers: {c.call[0]!r} … {c.call[1]!r}")
-            lines.append(f"between parallel calls: {c.separator!r}")
-            if c.layout == "json":
+            if not any(c.block + c.call):
+                listed = "their list" if c.listed else "they"
+                lines.append(f"no markers: {listed} must open the output")
+            if c.single:
+                lines.append("one call per turn (the template renders no parallel calls)")
+            else:
+                lines.append(f"between parallel calls: {c.separator!r}")
+            if c.layout == "json" and c.name_as_key:
+                lines.append("keys: the name is the key, the arguments its value")
+            elif c.layout == "json":
                 ids = f", the model's call id {c.id_key!r}" if c.id_key else ""
                 lines.append(f"keys: name {c.name_key!r}, arguments {c.args_key!r}{ids}")
             if c.layout == "header_json":
@@ -279,17 +290,22 @@ def _check_calls(syntax: CallSyntax, sample: str) -> str | None:
         events = parser.feed(sample) + parser.finish()
     except Exception as exc:  # an engine that refuses the configuration
         return f"no engine takes the syntax read ({exc})"
-    return calls_mismatch(events)
+    return calls_mismatch(events, 1 if syntax.single else 2, written_as_strings(sample))
 
 
-def calls_mismatch(events: list[Event]) -> str | None:
-    """Why ``events`` are not the probe's two calls (None when they are)."""
+def calls_mismatch(
+    events: list[Event], calls: int = 2, strings: frozenset[str] = frozenset()
+) -> str | None:
+    """Why ``events`` are not the probe's two calls, or its first alone with ``calls=1``
+    (None when they are); ``strings``: keys the template wrote as strings
+    (``written_as_strings``)."""
     names = [e.name for e in events if isinstance(e, ToolCallStart)]
     ends = [e for e in events if isinstance(e, ToolCallEnd)]
-    if names != list(NAMES):
-        return f"the parser read the calls {names} back, not {list(NAMES)}"
+    expected = list(NAMES[:calls])
+    if names != expected:
+        return f"the parser read the calls {names} back, not {expected}"
     for e in ends:
-        if e.incomplete or not probe_args_match(json.loads(e.arguments)):
+        if e.incomplete or not probe_args_match(json.loads(e.arguments), strings):
             return f"the parser read the arguments {e.arguments} back, not {json.dumps(ARGS)}"
     text = "".join(e.text for e in events if isinstance(e, Text)).strip()
     if text:
@@ -297,13 +313,36 @@ def calls_mismatch(events: list[Event]) -> str | None:
     return None
 
 
-def probe_args_match(got: dict[str, Any]) -> bool:
+def probe_args_match(got: dict[str, Any], strings: frozenset[str] = frozenset()) -> bool:
     """The probe's arguments, each as given or as the template spelled it in Python
     (``None``, ``True``: a template that writes ``value|string`` loses the type, not the
-    parser)."""
+    parser); for the keys in ``strings``, which the template wrote as strings, the Python
+    spelling as a string (``"4217"``, ``"[1, 'zqitem']"``)."""
     if got.keys() != ARGS.keys():
         return False
-    return all(got[k] == v or got[k] == _python(v) for k, v in ARGS.items())
+    return all(
+        got[k] == v or got[k] == _python(v) or (k in strings and got[k] == str(v))
+        for k, v in ARGS.items()
+    )
+
+
+def written_as_strings(sample: str) -> frozenset[str]:
+    """The probe's keys whose values ``sample`` writes as it writes the string value, in
+    Python's spelling (``k="4217"``, ``k:<escape>4217<escape>``: a template that puts
+    ``{{ value }}`` between its string quotes loses the types, not the parser)."""
+    k = sample.find("zq_str")
+    v = sample.find(ARGS["zq_str"], k)
+    if k < 0 or v < 0:
+        return frozenset()
+    quote = sample[k + len("zq_str") : v]
+    found = set()
+    for key, value in ARGS.items():
+        at = sample.find(key)
+        if isinstance(value, str) or at < 0:
+            continue
+        if sample.startswith(quote + str(value), at + len(key)):
+            found.add(key)
+    return frozenset(found)
 
 
 def _python(value: Any) -> Any:

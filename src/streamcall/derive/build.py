@@ -18,7 +18,7 @@ from typing import Any
 from streamcall.derive.calls import CallSyntax
 from streamcall.formats.engines.base import ToolParser
 from streamcall.formats.engines.header_json import HeaderJsonParser
-from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.json_calls import BARE_AT_START, JsonCallsParser
 from streamcall.formats.engines.py_calls import PythonicCallsParser
 from streamcall.formats.engines.xml_params import XmlParamsParser
 from streamcall.formats.gemma4 import GemmaFourParser
@@ -40,13 +40,18 @@ def parser_class(syntax: CallSyntax) -> type[ToolParser]:
     call_open, call_close = syntax.call
     if syntax.layout == "json":
         base = JsonCallsParser
+        start = call_open or block_open
         attrs.update(
-            START=(call_open or block_open,),
+            START=(start,) if start else (),
             END=(call_close or block_close) or None,
             NAME_KEYS=(syntax.name_key,),
             ARGS_KEYS=(syntax.args_key,),
             ID_KEYS=(syntax.id_key,) if syntax.id_key else (),
         )
+        if not start:  # no marker: the calls (or their list) open the output
+            attrs.update(BARE=BARE_AT_START, ARRAY=syntax.listed)
+        if syntax.name_as_key:  # {"NAME": {...}}: the engine reads the one key as the name
+            attrs.update(NAME_AS_KEY=True, NAME_KEYS=(), ARGS_KEYS=())
     elif syntax.layout == "gemma":
         base = GemmaFourParser
         attrs.update(START=call_open, END=call_close, QUOTE=syntax.quote)

@@ -15,6 +15,17 @@ block are what the call rendering writes at the turn's edges and the content ren
 turn ends with other tokens than the content turn, its first is the block's closer
 (Cohere's ``<|END_ACTION|>``). A block opened by a short line and a code fence instead of
 a token (Command R+'s ``Action:\n```json``) has that text as its opener.
+(``probes.content``) does not: a token, or a word written right before the block's list
+(Firefunction's ``functools[``); after the block, the token before the turn's end token,
+or, after a list where the turn goes on with no end token of its own, a token that pairs
+with the opener (``<|tools_prefix|>`` … ``<|tools_suffix|>``, Apertus).
+
+A template that renders one call per turn, failing on two (Llama 3.1's JSON templates) or
+dropping the second (GigaChat 3's), is read off its single call (``_read_single``): the
+call is what the call turn writes where the content turn writes its content, up to the
+token that ends the content turn, and the same call under the other name
+(``probes.second``) must differ at the name alone; the syntax is marked ``single`` and
+checked on that one call.
 
 Then the call's own text decides the layout, first match wins:
 
@@ -22,6 +33,7 @@ Then the call's own text decides the layout, first match wins:
 layout                the call's text                                  engine
 ====================  ==============================================  ==================
 ``json``              OPEN ``{"NAMEKEY": NAME, "ARGSKEY": {...}}`` CLOSE   ``json_calls``
+``json``              OPEN ``{"NAME": {...}}`` CLOSE (``name_as_key``)     ``json_calls``
 ``gemma``             OPEN ``call:`` NAME ``{k:QUOTE v QUOTE,...}`` CLOSE  ``gemma4``'s
 ``pythonic``          ``[`` NAME ``(k=v, ...)`` ``]`` in block markers      ``py_calls``
 ``header_json``       OPEN HEAD NAME TAIL SEP ``{...}`` CLOSE              ``header_json``
@@ -40,9 +52,16 @@ other parameter's differ in one word (DSML's ``" string="true">`` against
 value: the values the engine reads; others are refused), read by the engine's ``string``
 group.
 
+JSON and Python calls may have no marker at all where they (or their list) open the
+assistant's turn: the call turn writes before them what the content turn writes before its
+content (Llama 3/4 JSON, xLAM, Llama 4 pythonic); the engine then reads them only at the
+output's start (``BARE_AT_START``, ``LIST_AT_START``).
+
 Anything else is refused with the reason: a call with no markup around it is prose; markup
-that fits none of the rows is a grammar beyond the engines. The reader never guesses a
-marker it did not see: the syntax it returns is checked afterwards by parsing the
+that fits none of the rows is a grammar beyond the engines, and so is a rendering no parser
+reads back, which is said as such (Python calls with string values unquoted or no ``,``
+between the arguments; JSON calls whose arguments are a Python dict). The reader never
+guesses a marker it did not see: the syntax it returns is checked afterwards by parsing the
 template's own rendering back (``derive.derive``).
 """
 
@@ -119,6 +138,13 @@ class CallSyntax:
     #: what precedes its value there, its value on a string, its value on a JSON value
     #: (``param[1]`` is the header as a string parameter writes it); ``("", "", "")``: none
     type_flag: tuple[str, str, str] = ("", "", "")
+    #: the template renders one call per assistant turn, failing on two parallel ones
+    #: (Llama 3.1's JSON templates) or dropping the second: read off single calls, and
+    #: checked on one
+    single: bool = False
+    #: ``json``: the name is the object's one key, the arguments its value
+    #: (``{"NAME": {...}}``, Apertus); ``name_key`` and ``args_key`` are then ''
+    name_as_key: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,17 +175,17 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
             "unknown", f"the template fails to render an assistant turn with calls{said}"
         )
     if two is None:
-        return Refusal(
-            "unknown",
-            "the template renders one call but fails on two parallel ones, so a call's "
-            "markers cannot be told from the turn's",
-        )
+        return _read_single(probes, one, plain)
     u2, u1 = two.find(USER), one.find(USER)
     if u2 < 0 or u1 < 0:
         return Refusal("unknown", "the template does not render the user's message")
     p1, p2 = two.find(NAMES[0], u2), two.find(NAMES[1], u2)
     if p1 < 0:
         return Refusal("no-tools", "the template does not render tool calls")
+    if p2 < 0 and two[u2:] == one[u1:]:  # it drops the calls after the first: one a turn
+        single = _read_single(probes, one, plain)
+        if not isinstance(single, Refusal):
+            return single
     if p2 < 0:
         return Refusal("beyond", "the template renders one call of two parallel ones")
     n = len(NAMES[0])
@@ -183,7 +209,16 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     open_, close, listed, open_at, close_at = _block(two, u2, start, end, plain, prompt, ignore)
     sample = Sample(two[open_at:close_at])
     context = two[max(u2 + len(USER), start - 64) : start]  # what leads to the call
-    syntax = _layout(left, right, open_, close, separator.strip(), listed, context)
+    bare = _opens_turn(two, u2, open_at, plain)
+    if left and not open_ and prompt.rstrip().endswith(left):
+        # Functionary v3.2's ``>>>``: the prompt opens the first call, the output its name
+        return Refusal(
+            "beyond",
+            f"the generation prompt writes the first call's marker "
+            f"({marker_before(prompt) or left!r}): the output "
+            "starts inside a call, with a name or a text header, which no engine is derived for",
+        )
+    syntax = _layout(left, right, open_, close, separator.strip(), listed, context, bare=bare)
     if isinstance(syntax, Refusal):
         return syntax
     if slots:
@@ -343,6 +378,78 @@ def _call_object(text: str) -> dict[str, Any] | None:
     return None
 
 
+# -- one call per turn, and calls that open the turn (JSON and Python with no marker) ------
+
+
+def _read_single(
+    probes: Probes, one: str, plain: str | None
+) -> tuple[CallSyntax, Sample] | Refusal:
+    """The call syntax of a template that renders one call per turn, failing on two
+    (Llama 3.1's JSON templates) or dropping the second (GigaChat 3's): the call is what
+    the call turn writes where the content turn (or the generation prompt) writes its
+    content, up to the token that ends the content turn; the same call under the other
+    name must differ at the name alone."""
+    u = one.find(USER)
+    p = one.find(NAMES[0], u) if u >= 0 else -1
+    if u < 0:
+        return Refusal("unknown", "the template does not render the user's message")
+    if p < 0:
+        return Refusal("no-tools", "the template does not render tool calls")
+    why = "the template renders one call of two parallel ones, and "
+    other = probes.second() or ""
+    if other[other.find(USER) :] != one[u:].replace(NAMES[0], NAMES[1]):
+        return Refusal("unknown", why + "its single calls differ beyond the name")
+    if plain is None or CONTENT not in plain:
+        return Refusal("unknown", why + "fails to render a turn with content")
+    c = plain.find(CONTENT)
+    before = one[u + len(USER) : p]
+    prompt = probes.opening(None) or ""
+    heads = (plain[plain.find(USER) + len(USER) : c], prompt[prompt.find(USER) + len(USER) :])
+    start = u + len(USER) + max(common_prefix(before, h) for h in heads)
+    end_of_turn = marker_after(plain[c + len(CONTENT) :])
+    end = one.find(end_of_turn, p) if end_of_turn else -1
+    result = one.find(RESULT, p)
+    if end < 0 or 0 <= result < end or NAMES[0] in one[p + 1 : end]:
+        return Refusal("unknown", why + "the end of its turn is not told from the call's")
+    left, right = one[start:p].strip(), one[p + len(NAMES[0]) : end].rstrip()
+    if "zq_str" not in right or "zqstring" not in right:
+        return Refusal("prose", "the template writes no arguments with the call")
+    context = one[max(u + len(USER), start - 64) : start]
+    # the call starts where the content turn's content does: it opens the turn
+    syntax = _layout(left, right, "", "", "", False, context, bare=True)
+    if isinstance(syntax, Refusal):
+        return syntax
+    return replace(syntax, single=True), Sample(one[start:end].strip())
+
+
+def _word_marker(opening: str) -> str:
+    """A word written right before the block's list, alone on the turn (Firefunction's
+    ``functools[``): the block's marker; ''."""
+    word = opening.strip()
+    return word if re.fullmatch(r"[A-Za-z_]\w{2,31}", word) and opening.endswith(word) else ""
+
+
+def _paired(open_: str, closing: str, plain: str | None) -> str:
+    """The token right after the block's list that pairs with its opener
+    (``<|tools_prefix|>`` … ``<|tools_suffix|>``: a stem and an end in common), where the
+    turn goes on with no end token of its own (Apertus writes the tool's result into the
+    same turn); ''."""
+    token = marker_after(closing)
+    shared = common_prefix(open_, token)
+    if not token or token == open_ or (plain is not None and token in plain):
+        return ""
+    return token if shared >= 3 and common_suffix(open_, token) >= 1 else ""
+
+
+def _opens_turn(two: str, u: int, at: int, plain: str | None) -> bool:
+    """Whether the calls at ``two[at:]`` open the assistant's turn: the call turn writes
+    before them what the content turn writes before its content (blanks aside)."""
+    if plain is None or CONTENT not in plain:
+        return False
+    head = plain[plain.find(USER) + len(USER) : plain.find(CONTENT)]
+    return "".join(two[u + len(USER) : at].split()) == "".join(head.split())
+
+
 def cut_left(text: str) -> str:
     """``text`` from its first whole marker token on: a ``>`` before any ``<`` ends the
     tail of a token cut in two, which belongs to the text before."""
@@ -387,6 +494,8 @@ def _block(
     open_ = marker_before(opening) if opening.strip() else ""
     if not open_:
         open_ = _fenced_opener(opening)
+    if listed and not open_:
+        open_ = _word_marker(opening)
     if open_ in ignore or (open_ and prompt.rstrip().endswith(open_)):
         open_ = ""
     open_at = start - (len(before) - len(before[: common + len(opening)].rstrip()))
@@ -404,6 +513,8 @@ def _block(
         close = marker_after(candidate) if candidate.strip() else ""
         if cut < 0 and open_:
             close = _turn_closer(closing, plain_after)
+    if not close and open_ and listed:
+        close = _paired(open_, closing, plain)
     close_at = end
     if listed:
         close_at = two.find("]", end) + 1
@@ -445,6 +556,8 @@ def _layout(
     separator: str,
     listed: bool,
     context: str = "",
+    *,
+    bare: bool = False,
 ) -> CallSyntax | Refusal:
     name = NAMES[0]
     text = left + name + right
@@ -464,13 +577,23 @@ def _layout(
             call = (left[:i].strip(), text[stop:].strip())
             if call[0] and open_:
                 return Refusal("beyond", "JSON calls with markers around each and the block")
-            if not (call[0] or open_):
-                return Refusal("beyond", "JSON calls with no marker before them")
+            if not (call[0] or open_ or bare):
+                return Refusal(
+                    "beyond", "JSON calls with no marker before them, after other text of the turn"
+                )
             return CallSyntax("json", (open_, close), call, separator, name_key, args_key, listed)
+    keyed = _name_as_key(left, right, open_, close, separator, listed, bare)
+    if keyed is not None:
+        return keyed
     # -- pythonic: NAME(key=value, ...) in a list ---------------------------------------
     if right.startswith("("):
         if left or not listed or right[right.rfind(")") + 1 :].strip():
             return Refusal("beyond", "Python calls outside a [...] list, or with markers each")
+        if not (open_ or bare):
+            return Refusal("beyond", "Python calls with no marker, after other text of the turn")
+        flaw = _python_flaw(right)
+        if flaw:
+            return Refusal("beyond", f"the template writes Python calls {flaw}")
         return CallSyntax("pythonic", (open_, close), ("", ""), separator, listed=True)
     if not marked:
         return Refusal("prose", "the template writes calls as prose, with no markup")
@@ -508,6 +631,10 @@ def _layout(
                 name_end=right[:brace].strip(),
                 args_suffix=suffix,
             )
+    if "'zq_str': 'zqstring'" in right:
+        return Refusal(
+            "beyond", "the template writes the arguments as a Python dict (quoted with '), not JSON"
+        )
     # -- xml_params: tagged parameters, each value raw ------------------------------------
     return _xml(left, right, open_, close, separator)
 
@@ -626,6 +753,44 @@ def marker_token(marker: str) -> bool:
     """Whether ``marker`` can be a marker: short, and holding none of the probe's text (a
     stretch that runs over a name, a key or a value is the call, not its markup)."""
     return len(marker) <= _MAX_MARKER and "zq" not in marker
+
+
+def _name_as_key(
+    left: str, right: str, open_: str, close: str, separator: str, listed: bool, bare: bool
+) -> CallSyntax | Refusal | None:
+    """``{"NAME": {...}}``, the name the one key of the call's object (Apertus), or None
+    when the call is not written so."""
+    if not (left.endswith('{"') and right.startswith('":')):
+        return None
+    text, i = left + NAMES[0] + right, len(left) - 2
+    try:
+        obj, stop = _DECODER.raw_decode(text, i)
+    except ValueError:
+        return None
+    if not (isinstance(obj, dict) and len(obj) == 1 and _is_args(obj.get(NAMES[0]))):
+        return None
+    call = (left[:i].strip(), text[stop:].strip())
+    if call[0] and open_:
+        return Refusal("beyond", "JSON calls with markers around each and the block")
+    if not (call[0] or open_ or bare):
+        return Refusal(
+            "beyond", "JSON calls with no marker before them, after other text of the turn"
+        )
+    return CallSyntax("json", (open_, close), call, separator, listed=listed, name_as_key=True)
+
+
+def _python_flaw(right: str) -> str:
+    """What makes the Python call ``NAME`` + ``right`` no literal a parser can read back
+    ('' when nothing does): a string written bare (``{{ value }}``, not ``value|tojson``),
+    or arguments written with no ``,`` between them (a loop variable the template sets
+    inside its loop, which Jinja scopes to one iteration)."""
+    v = right.find(ARGS["zq_str"])
+    k2 = right.find("zq_int", v)
+    if v > 0 and right[v - 1] == "=":
+        return "with string values unquoted (not Python literals)"
+    if 0 < v < k2 and "," not in right[v:k2]:
+        return "with no ',' between the arguments"
+    return ""
 
 
 def _braces(left: str) -> list[int]:

@@ -10,11 +10,12 @@ which the anchor's remainder hands on); with reasoning markers, a pattern that t
 pre-filled closer too (thinking off), and the markers become a ``thinking`` field.
 
 None where the spec's shapes do not express the syntax: JSON calls with other key names
-than the shapes take (a key holding the model's call id is left unread), JSON objects in a
-block with no list, Python calls with no block markers, Gemma 4's form (the built-in
-``gemma4`` export is its own), a header with a fence, a header that writes a call id or
-index beside the name (``CallSyntax.header``), tagged parameters with a type flag (DSML's
-``string="false"`` makes a value JSON, which no shape's field says).
+than the shapes take (a key holding the model's call id is left unread, or the name as the
+key), JSON objects in a block with no list, JSON calls with no marker (bare at the output's
+start), Python calls with no block markers, Gemma 4's form (the built-in ``gemma4`` export
+is its own), a header with a fence, a header that writes a call id or index beside the name
+(``CallSyntax.header``), tagged parameters with a type flag (DSML's ``string="false"``
+makes a value JSON, which no shape's field says).
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ def response_template(
 def _shape(c: CallSyntax, start: str) -> Exported | None:
     (block_open, block_close), (call_open, call_close) = c.block, c.call
     if c.layout == "json":
+        if c.name_as_key or not (block_open or call_open):
+            return None
         if c.listed and block_open and not call_open:
             return json_list(start, block_open, block_close or None, c.name_key, c.args_key)
         if call_open and call_close and not block_open and c.name_key == "name":

@@ -8,6 +8,8 @@ one's position is a ``str.find``:
   an integer, a float, a boolean, a null, an array and an object argument; the second the
   same arguments under another name of the same length, and another id: ``IDS``), then
   the tool's result;
+- ``second()``: ``calls(1)`` with the call under the second name (a template that renders
+  one call per turn is read off the two single calls);
 - ``content()``: the same user turn, an assistant turn with plain content, another user turn:
   what the assistant turn looks like with no calls, to tell the block markers from the
   turn's own framing;
@@ -161,18 +163,32 @@ class Probes:
     ) -> str | None:
         if key in self._cache:
             return self._cache[key]
+        kwargs = {
+            "tools": TOOLS,
+            "add_generation_prompt": generation,
+            "mutable": True,
+            **(kwargs or {}),
+        }
         try:
-            text: str | None = self.template.render(
-                messages,
-                tools=TOOLS,
-                add_generation_prompt=generation,
-                mutable=True,
-                **(kwargs or {}),
-            )
+            text: str | None = self.template.render(messages, **kwargs)
         except Exception as exc:  # the template's own failure, or the sandbox's refusal
             text = None
             self.failure = str(exc)
+            if "is undefined" in str(exc):  # perhaps a variable a server passes this template
+                text = self._render_with_extras(messages, kwargs)
         self._cache[key] = text
+        return text
+
+    def _render_with_extras(
+        self, messages: list[dict[str, Any]], kwargs: dict[str, Any]
+    ) -> str | None:
+        """The rendering with the variables llama.cpp passes Firefunction v2's template
+        besides ``tools``: ``functions`` (the tools as JSON text) and ``datetime``."""
+        extras: dict[str, Any] = {"functions": json.dumps(TOOLS), "datetime": "zqdate"}
+        try:
+            text: str = self.template.render(messages, **extras, **kwargs)
+        except Exception:
+            return None
         return text
 
     def calls(self, n: int, *, reasoning: bool = False, thinking: bool = False) -> str | None:
@@ -184,11 +200,27 @@ class Probes:
                 return text
         return None
 
-    def _calls(self, n: int, reasoning: bool, thinking: bool, encoded: bool) -> str | None:
+    def second(self) -> str | None:
+        """``calls(1)`` with its call under the second name: for a template that renders
+        one call per turn, the two renderings differ where the name stands, and only there."""
+        for encoded in (False, True):
+            text = self._calls(1, False, False, encoded, (NAMES[1],))
+            if text is not None:
+                return text
+        return None
+
+    def _calls(
+        self,
+        n: int,
+        reasoning: bool,
+        thinking: bool,
+        encoded: bool,
+        names: tuple[str, ...] = NAMES,
+    ) -> str | None:
         turn: dict[str, Any] = {
             "role": "assistant",
             "content": "",
-            "tool_calls": [_call(i, NAMES[i], encoded) for i in range(n)],
+            "tool_calls": [_call(i, names[i], encoded) for i in range(n)],
         }
         if reasoning:
             turn["reasoning_content"] = REASONING
@@ -198,7 +230,7 @@ class Probes:
             {"role": "tool", "tool_call_id": IDS[0], "content": RESULT},
         ]
         kwargs = _THINKING_ON if thinking else None
-        key = ("calls", n, reasoning, thinking, encoded)
+        key = ("calls", n, reasoning, thinking, encoded, names[:n])
         return self.render(messages, key, kwargs=kwargs)
 
     def content(self) -> str | None:

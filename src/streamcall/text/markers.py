@@ -118,9 +118,10 @@ def partial_marker_len(buf: str, markers: Iterable[str], start: int = 0) -> int:
 
 @functools.lru_cache(maxsize=256)
 def _finder_re(markers: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
-    """The markers longest first, and the pattern of any of them: built once per set."""
+    """The markers longest first, and the pattern of any of them: built once per set (with
+    none, a pattern that never matches, not the empty one that matches everywhere)."""
     ordered = tuple(sorted(markers, key=len, reverse=True))
-    return ordered, re.compile("|".join(re.escape(m) for m in ordered))
+    return ordered, re.compile("|".join(re.escape(m) for m in ordered) or "(?!)")
 
 
 class MarkerFinder:
