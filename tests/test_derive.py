@@ -504,6 +504,17 @@ RENAMED = [
         ("fn_calls",),
         None,
     ),
+    # every tag closes on one token (<|sep|>), the call's header writes its index after the
+    # name, and a type attribute names each value's JSON type; its answer is framed in a
+    # response tag, so its reasoning is not derived (derive's answer check)
+    Renamed(
+        "XML tags closed on a shared token, a type attribute (Kimi K3)",
+        "llama.cpp/Kimi-K3.jinja",
+        (("<|open|>", "<|tag|>"), ("<|close|>", "<|untag|>"), ("<|sep|>", "<|end_tag|>")),
+        "xml_params",
+        ("<|tag|>tools<|end_tag|>", '<|tag|>call tool="', "<|untag|>call<|end_tag|>"),
+        None,
+    ),
 ]
 _IDS = [r.family for r in RENAMED]
 _DERIVED: dict[str, Any] = {}
@@ -744,6 +755,37 @@ def test_a_string_flag_is_said_and_not_exported() -> None:
     assert derived.response_template() is None
 
 
+def test_a_type_attribute_types_each_value_as_the_model_wrote_it() -> None:
+    # Kimi K3's ``type="number"``: with no schema, the written type decides; 'string' is
+    # the raw text, whatever it looks like
+    derived = _found(next(c for c in RENAMED if "Kimi K3" in c.family)).derived
+    assert derived.calls.type_attr == ('" type="', '"<|end_tag|>')
+    assert derived.calls.header == ("", '" index="{index}')
+    said = derived.describe()
+    assert "type attribute: '\" type=\"' TYPE '\"<|end_tag|>'" in said
+    assert "header: NAME '\" index=\"{index}'" in said
+    assert derived.response_template() is None
+
+    def arg(key: str, kind: str, value: str) -> str:
+        return f'<|tag|>argument key="{key}" type="{kind}"<|end_tag|>{value}<|untag|>argument<|end_tag|>'
+
+    def call(header: str) -> str:
+        body = arg("n", "number", "7") + arg("s", "string", "12") + arg("l", "array", "[1]")
+        return f'<|tag|>tools<|end_tag|><|tag|>call tool="get" {header}<|end_tag|>{body}' + (
+            "<|untag|>call<|end_tag|><|untag|>tools<|end_tag|>"
+        )
+
+    items = testing.check_chunkings(lambda: derived.tool_parser(), call('index="3"'))
+    calls = [c for k, c in items if k == "call"]
+    assert [(c.name, json.loads(c.arguments)) for c in calls] == [  # type: ignore[union-attr]
+        ("get", {"n": 7, "s": "12", "l": [1]})
+    ]
+    assert not "".join(v for k, v in items if k == "text" and isinstance(v, str)).strip()
+    # the index is the call's number: another header is not the derived one
+    items = testing.coalesce(testing.run(derived.tool_parser(), [call('index="x"')]))
+    assert not [c for k, c in items if k == "call"]
+
+
 @pytest.mark.parametrize("text", ["", "{{", "{% for %}", "{{ messages[99].content.x() }}", "\x00"])
 def test_derive_never_raises_on_a_template(text: str) -> None:
     found = derive(text)
@@ -899,7 +941,7 @@ def test_most_recognised_templates_are_derived_too() -> None:
         if detect_template((ROOT / f).read_text(encoding="utf-8"), fingerprints=False).tool_syntax
         == "derived"
     ]
-    assert len(derived) >= 80, len(derived)
+    assert len(derived) >= 81, len(derived)
 
 
 @pytest.mark.parametrize(

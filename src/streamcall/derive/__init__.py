@@ -185,6 +185,17 @@ class Derived:
                     )
             if c.layout == "xml_params":
                 lines.append(f"after the name: {c.name_end!r}; parameter: {c.param!r}")
+                if any(c.header):
+                    lines.append(
+                        f"header: NAME {c.header[1]!r} then {c.name_end!r} "
+                        "({index}: the call's number, matched and not kept)"
+                    )
+                if c.type_attr[0]:
+                    lines.append(
+                        f"type attribute: {c.type_attr[0]!r} TYPE {c.type_attr[1]!r} (the "
+                        "value's JSON Schema type: 'string' raw, any other JSON; a typed "
+                        "schema wins)"
+                    )
                 before, said, json_said = c.type_flag
                 if said:
                     lines.append(

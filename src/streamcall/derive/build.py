@@ -106,13 +106,14 @@ def _slotted_header(
     return header
 
 
-def _format_regex(text: str) -> str:
-    """A regex for ``CallSyntax.header``'s side: its literal text as written, its slots
-    as ``_SLOTS`` match them (an id named ``id``, once)."""
+def _format_regex(text: str, literal_regex: Callable[[str], str] = re.escape) -> str:
+    """A regex for ``CallSyntax.header``'s side: its literal text as ``literal_regex``
+    matches it (as written), its slots as ``_SLOTS`` match them (an id named ``id``,
+    once)."""
     out = []
     named = False
     for literal, field_name, _spec, _conversion in string.Formatter().parse(text):
-        out.append(re.escape(literal))
+        out.append(literal_regex(literal))
         if field_name is None:
             continue
         pattern = _SLOTS[field_name]
@@ -127,10 +128,13 @@ def _format_regex(text: str) -> str:
 def _xml_attrs(syntax: CallSyntax) -> dict[str, Any]:
     popen, mid, pclose = syntax.param
     end = syntax.name_end
+    suffix = syntax.header[1]  # the call's number after the name (Kimi K3's index="1")
     if end:
-        # the name runs up to END's first character (never across a tag or a line)
-        stop = re.escape(end[0])
-        header = re.compile(rf"\s*+(?P<name>[^<>\s{stop}]++)\s*+{_blanks(end)}")
+        # the name runs up to the first character of what follows it (never across a tag
+        # or a line)
+        stop = re.escape((suffix or end)[0])
+        slots = _format_regex(suffix, _edged_blanks) if suffix else ""
+        header = re.compile(rf"\s*+(?P<name>[^<>\s{stop}]++)\s*+{slots}{_blanks(end)}")
         no_header = None
     else:
         # the name ends at its line's end or at the next tag (GLM's form)
@@ -140,11 +144,16 @@ def _xml_attrs(syntax: CallSyntax) -> dict[str, Any]:
         no_header = re.compile(r"\s*<")
     stop = re.escape(mid[0])
     before, said, json_said = syntax.type_flag
+    typed_before, typed_after = syntax.type_attr
     if said:
         # DSML's ``string="true"``: the engine's ``string`` group, read as DSML's
         after = mid[len(before) + len(said) :]
         flag = rf"{_blanks(before)}(?P<string>{re.escape(said)}|{re.escape(json_said)})"
         param_header = re.compile(rf"(?P<key>[^<>\n{stop}]*+){flag}{_blanks(after)}")
+    elif typed_before:
+        # Kimi K3's ``type="number"``: the engine's ``type`` group, a type the model wrote
+        kind = rf"{_blanks(typed_before)}(?P<type>[A-Za-z]++){_blanks(typed_after)}"
+        param_header = re.compile(rf"(?P<key>[^<>\n{stop}]*+){kind}")
     else:
         param_header = re.compile(rf"(?P<key>[^<>\n{stop}]*+){_blanks(mid)}")
     return {
@@ -165,6 +174,12 @@ def _xml_attrs(syntax: CallSyntax) -> dict[str, Any]:
 def _blanks(literal: str) -> str:
     """A regex for ``literal`` whose runs of blanks match any run of blanks."""
     return r"\s*+".join(re.escape(part) for part in literal.split())
+
+
+def _edged_blanks(literal: str) -> str:
+    """``_blanks``, where blanks at the literal's edges match any run of blanks too (a
+    literal beside a slot)."""
+    return r"\s*+".join(re.escape(part) for part in re.split(r"\s+", literal))
 
 
 def reasoning_spec(start: str, end: str, opened: bool, prefix: str = "") -> ReasoningSpec:

@@ -6,7 +6,10 @@ calls whose arguments are the same and whose names differ in one stretch only
 the names: stretching out from each name while both sides agree gives one call's text
 (``left`` + NAME + ``right``), and what lies between the first call's end and the second's
 start is the separator. Stretches that stop inside a marker token (``</think>`` and
-``</tool_call>`` end alike) are cut back to the token's edge. A call id or index the
+``</tool_call>`` end alike) are cut back to the token's edge; a token both stretches take
+(where every tag closes on one token, Kimi K3's ``<|close|>call<|sep|><|open|>call``) ends
+the first call, not the second, and the block's markers are then whole tags
+(``<|open|>tools<|sep|>``), not that token. A call id or index the
 template writes agrees too, as a slot: the probe's ids (``probes.IDS``) where the second
 call writes the second, or a digit one more in the second call (Kimi K2's
 ``functions.NAME:0``); the layout then says where it stands. The markers around the whole
@@ -44,13 +47,19 @@ In a ``json`` call a slot is the value of one key (``id_key``: Mistral's ``"id"`
 Cohere's ``"tool_call_id"``); in a ``header_json`` call HEAD and TAIL hold the slots
 (``header``: Solar Open's ``{id}<|tool_call:name|>`` before the name, Mistral's
 ``[CALL_ID]{id}`` and Kimi K2's ``:{index}`` after it), and OPEN and SEP are the markers
-outside them. A slot anywhere else is refused.
+outside them; in an ``xml_params`` call, an index after the name, before END (Kimi K3's
+``tool="NAME" index="{index}"<|sep|>``: ``header``'s second part). A slot anywhere else is
+refused.
 
 In ``xml_params``, MID may carry a type flag: where the string parameter's MID and every
 other parameter's differ in one word (DSML's ``" string="true">`` against
 ``" string="false">``), that word is the flag (``true`` on a raw string, ``false`` on a JSON
 value: the values the engine reads; others are refused), read by the engine's ``string``
-group.
+group. Or MID may carry a type attribute: where each parameter's MID is the string
+parameter's with the word ``string`` replaced by its value's JSON Schema type (Kimi K3's
+``" type="string"<|sep|>`` against ``" type="number"<|sep|>``, ``"array"``...), what stands
+around that word is ``type_attr``, read by the engine's ``type`` group (a typed schema
+wins; an untyped one takes the written type). Headers that differ otherwise are refused.
 
 JSON and Python calls may have no marker at all where they (or their list) open the
 assistant's turn: the call turn writes before them what the content turn writes before its
@@ -132,12 +141,18 @@ class CallSyntax:
     #: call's opener and ``name_end``) besides it: the model's call id (``{id}``) or the
     #: call's number (``{index}``), between literal text (braces doubled, as for
     #: ``str.format``): Kimi K2's ``functions.NAME:{index}``, Mistral's
-    #: ``NAME[CALL_ID]{id}``
+    #: ``NAME[CALL_ID]{id}``; ``xml_params``: after the name only, the call's number
+    #: alone (Kimi K3's ``tool="NAME" index="{index}"``)
     header: tuple[str, str] = ("", "")
     #: ``xml_params``: a type flag in the parameter's header (DSML's ``string="true"``):
     #: what precedes its value there, its value on a string, its value on a JSON value
     #: (``param[1]`` is the header as a string parameter writes it); ``("", "", "")``: none
     type_flag: tuple[str, str, str] = ("", "", "")
+    #: ``xml_params``: a type attribute in the parameter's header whose value names the
+    #: value's JSON Schema type (Kimi K3's ``type="number"``): what precedes and follows the
+    #: type's name there (``param[1]`` is the header as a string parameter writes it,
+    #: ``string`` between the two); ``("", "")``: none
+    type_attr: tuple[str, str] = ("", "")
     #: the template renders one call per assistant turn, failing on two parallel ones
     #: (Llama 3.1's JSON templates) or dropping the second: read off single calls, and
     #: checked on one
@@ -206,7 +221,10 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     start, end = p1 - len(left), p2 + n + len(right)  # the block's calls, in ``two``
     prompt = probes.opening(None) or ""
     ignore = ("<think>", "</think>", *ignore)
-    open_, close, listed, open_at, close_at = _block(two, u2, start, end, plain, prompt, ignore)
+    shared = _shared_end(right)
+    open_, close, listed, open_at, close_at = _block(
+        two, u2, start, end, plain, prompt, ignore, shared
+    )
     sample = Sample(two[open_at:close_at])
     context = two[max(u2 + len(USER), start - 64) : start]  # what leads to the call
     bare = _opens_turn(two, u2, open_at, plain)
@@ -264,7 +282,27 @@ def _stretch(two: str, u: int, p1: int, p2: int, n: int) -> tuple[int, int, list
             m = slot[1] - e1
             continue
         m += 1
+    # Both calls' texts agree on a token that ends the first call and opens the left
+    # stretch of the second (Kimi K3's ``<|close|>call<|sep|><|open|>call``: every tag
+    # closes on ``<|sep|>``): where the right stretch stopped at that token with a tag's
+    # text left open (``<|close|>call``), the token closes it.
+    lead = _TOKEN.match(two, p2 - k)
+    tail = two[e1 : e1 + m]
+    tail = tail[tail.rfind(">") + 1 :]
+    if (
+        lead is not None
+        and e1 + m == p2 - k
+        and tail.strip()
+        and "<" not in tail
+        and two.startswith(lead.group(), p2 + n + m)
+    ):
+        k -= len(lead.group())
+        m += len(lead.group())
     return k, m, slots
+
+
+#: a marker token: ``<...>`` with no blank or bracket inside
+_TOKEN = re.compile(r"<[^<>\s]{1,62}>")
 
 
 #: a slot: where it stands in the first call (start, end), and ``id`` or ``index``
@@ -322,7 +360,30 @@ def _with_slots(
         return replace(syntax, id_key=keys[0])
     if syntax.layout == "header_json":
         return _header_slots(syntax, left, right, slots)
+    if syntax.layout == "xml_params":
+        return _xml_slots(syntax, left, right, slots)
     return Refusal("beyond", f"an id or index in {syntax.layout} calls, which no engine reads")
+
+
+def _xml_slots(
+    syntax: CallSyntax, left: str, right: str, slots: list[_Slot]
+) -> CallSyntax | Refusal:
+    """Tagged parameters whose call header writes the call's number after the name (Kimi
+    K3's ``tool="NAME" index="1"<|sep|>``): the header's text up to the last slot, with
+    the slots in it, and ``name_end`` what follows it. The engine reads no call id there,
+    and nothing before the name."""
+    name_end_at = len(left) + len(NAMES[0])
+    head = len(syntax.name_end) + (len(right) - len(right.lstrip()))
+    if any(k != "index" for _s, _e, k in slots):
+        return Refusal("beyond", "a call id in the header of tagged-parameter calls")
+    if any(s < name_end_at or e > name_end_at + head for s, e, _k in slots):
+        return Refusal("beyond", "a call index in tagged-parameter calls outside the header")
+    cut = max(e for _s, e, _k in slots) - name_end_at
+    suffix = _fill(right[:cut], [(s - name_end_at, e - name_end_at, k) for s, e, k in slots])
+    name_end = right[cut:head].strip()
+    if suffix.strip() != suffix or not name_end:
+        return Refusal("beyond", "a call index after the name set apart by blanks")
+    return replace(syntax, name_end=name_end, header=("", suffix))
 
 
 def _header_slots(
@@ -469,11 +530,19 @@ def _cut_right(text: str) -> str:
 
 
 def _block(
-    two: str, u: int, start: int, end: int, plain: str | None, prompt: str, ignore: tuple[str, ...]
+    two: str,
+    u: int,
+    start: int,
+    end: int,
+    plain: str | None,
+    prompt: str,
+    ignore: tuple[str, ...],
+    shared: str = "",
 ) -> tuple[str, str, bool, int, int]:
     """The markers around the block of calls ``two[start:end]``: what the call turn writes
     before and after its calls where the content turn writes its content's edges. A
-    marker the generation prompt ends with is the prompt's, never the model's."""
+    marker the generation prompt ends with is the prompt's, never the model's. ``shared``:
+    the token every tag closes on (``_shared_end``), a marker's end, never a marker."""
     before = two[u + len(USER) : start]
     after_end = two.find(RESULT, end)
     after = two[end : after_end if after_end >= 0 else len(two)]
@@ -491,7 +560,7 @@ def _block(
     listed = opening.endswith("[")
     if listed:
         opening = opening[:-1].rstrip()
-    open_ = marker_before(opening) if opening.strip() else ""
+    open_ = _tag_before(opening, shared) if opening.strip() else ""
     if not open_:
         open_ = _fenced_opener(opening)
     if listed and not open_:
@@ -505,14 +574,18 @@ def _block(
     if listed and closing.startswith("]"):
         closing = closing[1:].lstrip()
     common_after = _cut_right(after[: common_prefix(after, plain_after)])
+    if shared:  # up to a whole tag: ``<|close|>`` opens both ``<|close|>tools<|sep|>`` and
+        # ``<|close|>response<|sep|>``
+        whole = common_after.rfind(shared)
+        common_after = common_after[: whole + len(shared)] if whole >= 0 else ""
     close = ""
     if not common_after.strip():
-        eot = marker_after(plain_after)
+        eot = _tag_after(plain_after, shared)
         cut = closing.find(eot) if eot else -1
         candidate = closing[:cut] if cut >= 0 else ""
-        close = marker_after(candidate) if candidate.strip() else ""
+        close = _tag_after(candidate, shared) if candidate.strip() else ""
         if cut < 0 and open_:
-            close = _turn_closer(closing, plain_after)
+            close = _turn_closer(closing, plain_after, shared)
     if not close and open_ and listed:
         close = _paired(open_, closing, plain)
     close_at = end
@@ -521,6 +594,39 @@ def _block(
     if close:
         close_at = two.find(close, close_at) + len(close)
     return open_, close, listed, open_at, close_at
+
+
+#: a tag that closes on a token every tag closes on: ``<|open|>tools<|sep|>`` (the token
+#: filled in, ``_shared_end``)
+_SHARED_TAG = r"<[^<>\s]{{1,62}}>[A-Za-z_]\w{{0,31}}{}"
+_SHARED_END = re.compile(r"<[^<>\s]{1,62}>[A-Za-z_]\w{0,31}(<[^<>\s]{1,62}>)\Z")
+
+
+def _shared_end(right: str) -> str:
+    """The token the call's closer ends on after a tag and a word (Kimi K3's
+    ``<|close|>call<|sep|>``): every tag of such a template closes on it (``<|sep|>`` ends
+    ``<|open|>tools<|sep|>`` too), so that a marker is the tag, the word and that token, not
+    the token alone; ''."""
+    m = _SHARED_END.search(right.rstrip())
+    return m.group(1) if m else ""
+
+
+def _tag_before(text: str, shared: str) -> str:
+    """``marker_before``, where a tag that closes on ``shared`` is the marker whole."""
+    if shared:
+        m = re.search(_SHARED_TAG.format(re.escape(shared)) + r"\s*\Z", text[-128:])
+        if m:
+            return m.group(0).strip()
+    return marker_before(text)
+
+
+def _tag_after(text: str, shared: str) -> str:
+    """``marker_after``, where a tag that closes on ``shared`` is the marker whole."""
+    if shared:
+        m = re.compile(r"\s*(" + _SHARED_TAG.format(re.escape(shared)) + ")").match(text, 0, 128)
+        if m:
+            return m.group(1)
+    return marker_after(text)
 
 
 #: a short line, then a code fence (Command R+'s ``Action:\n```json``)
@@ -534,15 +640,15 @@ def _fenced_opener(opening: str) -> str:
     return text if _FENCED.fullmatch(text) else ""
 
 
-def _turn_closer(closing: str, plain_after: str) -> str:
+def _turn_closer(closing: str, plain_after: str, shared: str = "") -> str:
     """The closer of a block that has an opener, where the call turn ends with other
     tokens than the content turn (Cohere's ``<|END_ACTION|><|END_OF_TURN_TOKEN|>`` where
     the content ends ``<|END_TEXT|><|END_OF_TURN_TOKEN|>``, Solar Open's
     ``<|calls|><|begin|>`` where it ends ``<|end|><|begin|>``): the call turn's first
     token, where the content turn's end never writes it and writes the token after it. (Calls
     with no block opener, Functionary's, end with the turn's own token: ``<|eom_id|>``.)"""
-    first = marker_after(closing)
-    after = marker_after(closing[closing.find(first) + len(first) :]) if first else ""
+    first = _tag_after(closing, shared)
+    after = _tag_after(closing[closing.find(first) + len(first) :], shared) if first else ""
     if not after or first in plain_after or after not in plain_after:
         return ""
     return first
@@ -651,6 +757,12 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
         right[v1 + len("zqstring") : k2],
     )
     popen = cut_left(pre_key[len(pre_key) - common_suffix(pre_key, rest) :])
+    lead = _TOKEN.match(popen)
+    shut = rest[: len(rest) - len(popen)]
+    if lead is not None and shut[shut.rfind(">") + 1 :].strip():
+        # a token both the name's header and a value end on (Kimi K3's ``<|sep|>``): it
+        # closes them, it does not open the next parameter
+        popen = popen[lead.end() :]
     name_end = pre_key[: len(pre_key) - len(popen)].strip()
     pclose = rest[: len(rest) - len(popen)].strip()
     popen = popen.strip()
@@ -667,17 +779,16 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
     tail = right[last + len(pclose) :].split()
     tokens = [t for t in _SPLIT.split(left) if t]
     if not tokens or len(tokens) > 2 or len(tail) != len(tokens):
-        typed = _typed_params(right, k2, mid)  # the reason, where it is that
-        return typed or Refusal("beyond", "call markers the engines do not pair")
+        return Refusal("beyond", "call markers the engines do not pair")
     if not all(marker_token(t) for t in (*tokens, *tail, popen, pclose)):
         return Refusal("beyond", "call markers that hold the call's own text")
     wrapper = (tokens[0], tail[1]) if len(tokens) == 2 else ("", "")
     if wrapper[0] and open_:
         return Refusal("beyond", "a marker around each call and another around the block")
     newlines = mid.endswith("\n") and rest.startswith("\n")
-    flag = _type_flag(right, mid.strip())
-    if isinstance(flag, Refusal):
-        return flag
+    typing = _type_flag(right, mid.strip())
+    if isinstance(typing, Refusal):
+        return typing
     return CallSyntax(
         "xml_params",
         wrapper if wrapper[0] else (open_, close),
@@ -687,21 +798,8 @@ def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallS
         param=(popen, mid.strip(), pclose),
         value_newlines=newlines,
         each=bool(wrapper[0]),
-        type_flag=flag,
-    )
-
-
-def _typed_params(right: str, k2: int, mid: str) -> Refusal | None:
-    """A refusal where what stands between a key and its value differs from parameter to
-    parameter (Kimi K3's ``key="k" type="string"<|sep|>`` and ``type="number"``)."""
-    at = k2 + len("zq_int")
-    value = right.find(str(ARGS["zq_int"]), at)
-    if value < 0 or right[at:value].strip() == mid.strip():
-        return None
-    return Refusal(
-        "beyond",
-        f"tagged parameters whose header differs per value ({mid.strip()!r}, "
-        f"{right[at:value].strip()!r}: a type attribute), which the reader does not take apart",
+        type_flag=typing[0],
+        type_attr=typing[1],
     )
 
 
@@ -716,29 +814,45 @@ _JSON_VALUES = {
 }
 #: the values a type flag takes, for a string and for JSON: the ones the engine reads
 _FLAG_VALUES = ("true", "false")
+#: the JSON Schema type names a type attribute may give each probe argument (the names the
+#: engine's ``type`` group reads, ``schema.written_type_plan``)
+_TYPE_NAMES = {
+    "zq_str": ("string",),
+    "zq_int": ("integer", "number"),
+    "zq_float": ("number",),
+    "zq_bool": ("boolean",),
+    "zq_null": ("null",),
+    "zq_list": ("array",),
+    "zq_obj": ("object",),
+}
+
+#: a type flag or a type attribute: ``(flag, ("", ""))`` or ``(("", "", ""), attr)``
+_Typing = tuple[tuple[str, str, str], tuple[str, str]]
+_UNTYPED: _Typing = (("", "", ""), ("", ""))
 
 
-def _type_flag(right: str, mid: str) -> tuple[str, str, str] | Refusal:
+def _type_flag(right: str, mid: str) -> _Typing | Refusal:
     """A type flag in the parameter headers (DSML's ``name="k" string="true">``): the part
     of the header between key and value where the string parameter's header differs from
-    every other's, widened to whole words; ``("", "", "")`` when the headers agree, or when
-    they show no one flag (the check then has the last word)."""
-    heads: set[str] = set()
+    every other's, widened to whole words; or a type attribute (Kimi K3's
+    ``key="k" type="number"<|sep|>``), where each header differs from the string's in one
+    word that names its value's JSON type (``_type_attr``). ``_UNTYPED`` when the headers
+    agree, or when they show no one flag (the check then has the last word)."""
+    heads: dict[str, str] = {}
     for key, values in _JSON_VALUES.items():
         k = right.find(key)
-        at = min((i for v in values if (i := right.find(v, k + len(key))) >= 0), default=-1)
+        # the value after the header's last character (Kimi K3's ``type="null"<|sep|>null``)
+        end = right.find(mid[-1], k + len(key)) + 1 if k >= 0 and mid else 0
+        at = min((i for v in values if (i := right.find(v, end or k + len(key))) >= 0), default=-1)
         if k < 0 or at < 0:
-            return ("", "", "")  # not a flag's layout: the check has the last word
-        heads.add(right[k + len(key) : at].strip())
-    if len(heads) != 1 or mid in heads:
-        return ("", "", "")
-    json_mid = heads.pop()
-    p = common_prefix(mid, json_mid)
-    s = min(common_suffix(mid, json_mid), len(mid) - p, len(json_mid) - p)
-    while p and mid[p - 1].isalnum():
-        p -= 1
-    while s and mid[len(mid) - s].isalnum():
-        s -= 1
+            return _UNTYPED  # not a flag's layout: the check has the last word
+        heads[key] = right[k + len(key) : at].strip()
+    if len(set(heads.values())) > 1:
+        return _type_attr(mid, heads)
+    json_mid = next(iter(heads.values()))
+    if mid == json_mid:
+        return _UNTYPED
+    p, s = _word_edges(mid, json_mid)
     said, json_said = mid[p : len(mid) - s], json_mid[p : len(json_mid) - s]
     if (said, json_said) != _FLAG_VALUES:
         return Refusal(
@@ -746,7 +860,44 @@ def _type_flag(right: str, mid: str) -> tuple[str, str, str] | Refusal:
             f"a type flag in the parameter headers ({said!r} on a string, {json_said!r} "
             f"on JSON) other than {_FLAG_VALUES[0]!r}/{_FLAG_VALUES[1]!r}",
         )
-    return (mid[:p], said, json_said)
+    return (mid[:p], said, json_said), ("", "")
+
+
+def _word_edges(a: str, b: str) -> tuple[int, int]:
+    """How much ``a`` and ``b`` share at their start and at their end, each cut back to a
+    word's edge (what differs is whole words)."""
+    p = common_prefix(a, b)
+    s = min(common_suffix(a, b), len(a) - p, len(b) - p)
+    while p and a[p - 1].isalnum():
+        p -= 1
+    while s and a[len(a) - s].isalnum():
+        s -= 1
+    return p, s
+
+
+def _type_attr(mid: str, heads: dict[str, str]) -> _Typing | Refusal:
+    """A type attribute: every parameter's header is the string parameter's (``mid``) with
+    the word ``string`` in it replaced by the JSON Schema name of its value's type
+    (``_TYPE_NAMES``); what stands before and after that word. Anything else that differs
+    from header to header is refused, said as it is."""
+    p = min(_word_edges(mid, h)[0] for h in heads.values())
+    s = min(_word_edges(mid, h)[1] for h in heads.values())
+    said = mid[p : len(mid) - s]
+    named = {k: h[p : len(h) - s] for k, h in heads.items()}
+    before, after = mid[:p], mid[len(mid) - s :]
+    fits = all(
+        h.startswith(before) and h.endswith(after) and named[k] in _TYPE_NAMES[k]
+        for k, h in heads.items()
+    )
+    if said != "string" or not fits or not before.strip():
+        shown = ", ".join(repr(h) for h in sorted(set(heads.values())))
+        return Refusal(
+            "beyond",
+            f"tagged parameters whose header differs per value ({mid!r} on a string, "
+            f"{shown} on the others) in other ways than one attribute naming the value's "
+            "JSON type",
+        )
+    return ("", "", ""), (before, after)
 
 
 def marker_token(marker: str) -> bool:

@@ -14,8 +14,10 @@ than the shapes take (a key holding the model's call id is left unread, or the n
 key), JSON objects in a block with no list, JSON calls with no marker (bare at the output's
 start), Python calls with no block markers, Gemma 4's form (the built-in ``gemma4`` export
 is its own), a header with a fence, a header that writes a call id or index beside the name
-(``CallSyntax.header``), tagged parameters with a type flag (DSML's ``string="false"``
-makes a value JSON, which no shape's field says).
+(``CallSyntax.header``; Kimi K3's ``index="{index}"`` after the name too), tagged
+parameters with a type flag (DSML's ``string="false"`` makes a value JSON, which no shape's
+field says) or a type attribute (Kimi K3's ``type="number"``: the value's type is the
+model's word, which no shape's field reads).
 """
 
 from __future__ import annotations
@@ -82,7 +84,9 @@ def _shape(c: CallSyntax, start: str) -> Exported | None:
         opener = esc(call_open) + r"(?P<name>[^<\n]+?)" + esc(c.name_end)
         return header_json(start, section, opener, esc(call_close), (block_open, call_open))
     if c.layout == "xml_params":
-        return None if c.type_flag[1] else _tagged(c, start)
+        if c.type_flag[1] or c.type_attr[0] or any(c.header):
+            return None
+        return _tagged(c, start)
     return None
 
 
