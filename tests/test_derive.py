@@ -734,6 +734,12 @@ def test_a_template_no_engine_reads_is_refused_with_the_reason(
         # MiniMax-M3 names each parameter's element by its key (its closer too), with
         # nested elements for lists and objects
         ("llama.cpp/MiniMax-M3.jinja", "elements named by their key"),
+        # Muse Glimmer writes each call as a message addressed to the tool (the name in its
+        # header), the call in its body: the muse formats' framing, which no engine takes
+        (
+            "llama.cpp/muse-glimmer.jinja",
+            "name twice (after '<|start|>assistant to=', then after '<atem:invoke name=\"')",
+        ),
     ],
 )
 def test_a_recognised_template_beyond_the_configurable_engines_is_refused_with_fingerprints_off(

@@ -69,9 +69,12 @@ output's start (``BARE_AT_START``, ``LIST_AT_START``).
 Anything else is refused with the reason: a call with no markup around it is prose; markup
 that fits none of the rows is a grammar beyond the engines, and so is a rendering no parser
 reads back, which is said as such (Python calls with string values unquoted or no ``,``
-between the arguments; JSON calls whose arguments are a Python dict). The reader never
-guesses a marker it did not see: the syntax it returns is checked afterwards by parsing the
-template's own rendering back (``derive.derive``).
+between the arguments; JSON calls whose arguments are a Python dict); a call whose name
+the template writes twice (Muse Glimmer's message to the tool, ``to=NAME<|message|>``, with
+the call in its body: the named ``muse_glimmer`` format reads that framing with tokens of
+its own, which no engine takes as configuration) is refused with both places. The reader
+never guesses a marker it did not see: the syntax it returns is checked afterwards by
+parsing the template's own rendering back (``derive.derive``).
 """
 
 from __future__ import annotations
@@ -212,9 +215,7 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
     if "zq_str" not in right or "zqstring" not in right:
         again = two.find(NAMES[0], e1)
         if 0 <= again < two.find("zqstring", e1):
-            return Refusal(
-                "beyond", "the template writes a call's name twice, no engine reads that"
-            )
+            return _named_twice(two, u2, p1, again)
         if "zqstring" in two[u2:]:
             return Refusal("beyond", "the template writes the arguments apart from the name")
         return Refusal("prose", "the template writes no arguments with the call")
@@ -244,6 +245,20 @@ def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax
         if isinstance(syntax, Refusal):
             return syntax
     return syntax, sample
+
+
+def _named_twice(two: str, u: int, first: int, again: int) -> Refusal:
+    """The reason for a call whose name the template writes twice before its arguments
+    (Muse Glimmer's message to the tool, ``<|start|>assistant to=NAME<|message|>``, then
+    ``<atem:invoke name="NAME">`` in its body): what leads to each."""
+    lead = cut_left(two[max(u + len(USER), first - 24) : first]).lstrip()
+    lead_again = cut_left(two[max(first + len(NAMES[0]), again - 24) : again]).lstrip()
+    return Refusal(
+        "beyond",
+        f"the template writes a call's name twice (after {lead!r}, then after "
+        f"{lead_again!r}): each call a message addressed to the tool, whose header holds "
+        "the name, with the call in its body: framing no configurable engine reads",
+    )
 
 
 # -- a call's id or index: where the two calls' texts differ besides the name ---------------
