@@ -26,14 +26,9 @@ with the opener (``<|tools_prefix|>`` … ``<|tools_suffix|>``, Apertus).
 A template that renders one call per turn, failing on two (Llama 3.1's JSON templates) or
 dropping the second (GigaChat 3's), is read off its single call (``_read_single``): the
 call is what the call turn writes where the content turn writes its content, up to the
-token that ends the content turn (or, where the call turn ends with a token of its own,
-through that token: Harmony's ``<|call|>`` where content ends ``<|end|>``), and the same
-call under the other name (``probes.second``) must differ at the name alone; the syntax is
-marked ``single`` and checked on that one call. Harmony's call, a message addressed to the
-function (`` to=functions.NAME<|channel|>commentary json<|message|>{...}<|call|>`` after
-the prompt's ``<|start|>assistant``), is then a ``header_json`` call whose opener is
-``to=functions.``: the header in the order the template writes it (the recipient before the
-channel), no other.
+token that ends the content turn, and the same call under the other name
+(``probes.second``) must differ at the name alone; the syntax is marked ``single`` and
+checked on that one call.
 
 Then the call's own text decides the layout, first match wins:
 
@@ -469,9 +464,7 @@ def _read_single(
     (Llama 3.1's JSON templates) or dropping the second (GigaChat 3's): the call is what
     the call turn writes where the content turn (or the generation prompt) writes its
     content, up to the token that ends the content turn; the same call under the other
-    name must differ at the name alone. A call turn that ends with a token of its own
-    (Harmony's ``<|call|>``, where the content turn ends ``<|end|>``) ends the call there,
-    the token its closer."""
+    name must differ at the name alone."""
     u = one.find(USER)
     p = one.find(NAMES[0], u) if u >= 0 else -1
     if u < 0:
@@ -489,17 +482,9 @@ def _read_single(
     prompt = probes.opening(None) or ""
     heads = (plain[plain.find(USER) + len(USER) : c], prompt[prompt.find(USER) + len(USER) :])
     start = u + len(USER) + max(common_prefix(before, h) for h in heads)
-    plain_after = plain[c + len(CONTENT) :]
-    end_of_turn = marker_after(plain_after)
+    end_of_turn = marker_after(plain[c + len(CONTENT) :])
     end = one.find(end_of_turn, p) if end_of_turn else -1
     result = one.find(RESULT, p)
-    if end < 0 or 0 <= result < end:
-        # a call turn that ends with a token of its own (Harmony's ``<|call|>`` where the
-        # content ends ``<|end|>``): the call's closer, included
-        last = one.rfind("zqv", p, result if result >= 0 else len(one))
-        closing = one[one.find("<", last) :] if last >= 0 and "<" in one[last:] else ""
-        shut = _turn_closer(closing, plain_after) if closing else ""
-        end = one.find(shut, last) + len(shut) if shut else -1
     if end < 0 or 0 <= result < end or NAMES[0] in one[p + 1 : end]:
         return Refusal("unknown", why + "the end of its turn is not told from the call's")
     left, right = one[start:p].strip(), one[p + len(NAMES[0]) : end].rstrip()
@@ -510,9 +495,7 @@ def _read_single(
     syntax = _layout(left, right, "", "", "", False, context, bare=True)
     if isinstance(syntax, Refusal):
         return syntax
-    # the sample is what the model writes after the prompt: a blank that starts it stays
-    # (Harmony's `` to=`` goes on the header ``<|start|>assistant`` opened)
-    return replace(syntax, single=True), Sample(one[start:end].rstrip())
+    return replace(syntax, single=True), Sample(one[start:end].strip())
 
 
 def _word_marker(opening: str) -> str:
