@@ -75,19 +75,20 @@ the call in its body: the named ``muse_glimmer`` format reads that framing with 
 its own, which no engine takes as configuration) is refused with both places. The reader
 never guesses a marker it did not see: the syntax it returns is checked afterwards by
 parsing the template's own rendering back (``derive.derive``).
+
+The data it returns is ``syntax.py``'s; ids and indices are read by ``slots.py``, tagged
+parameters by ``params.py``; this module reads the block, the call and its layout.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
+from streamcall.derive.params import _xml
 from streamcall.derive.probes import (
     ARGS,
     CONTENT,
-    IDS,
     NAMES,
     NEXT,
     RESULT,
@@ -98,88 +99,21 @@ from streamcall.derive.probes import (
     marker_after,
     marker_before,
 )
+from streamcall.derive.slots import _slots_in, _stretch, _with_slots
+from streamcall.derive.syntax import (
+    _DECODER,
+    CallSyntax,
+    Refusal,
+    Sample,
+    _braces,
+    _cut_right,
+    _is_args,
+    _markup,
+    cut_left,
+    marker_token,
+)
 
 __all__ = ["CallSyntax", "Refusal", "Sample", "cut_left", "marker_token", "read_calls"]
-
-_DECODER = json.JSONDecoder()
-_SPLIT = re.compile(r"(?<=>)\s*(?=<)|\s*\n\s*")
-#: the longest marker the reader takes (the engines' markers are a few characters)
-_MAX_MARKER = 64
-_JSON_HEAD = re.compile(r'\{\s*"[^"\\]{1,64}"\s*:\s*"?\Z')
-
-
-@dataclass(frozen=True, slots=True)
-class CallSyntax:
-    """How a template writes tool calls: markers and layout, as data."""
-
-    #: ``json``, ``gemma``, ``pythonic``, ``header_json`` or ``xml_params`` (module table)
-    layout: str
-    #: the markers around a block of calls (``''`` where there is none)
-    block: tuple[str, str]
-    #: the markers around one call (``''`` where there is none)
-    call: tuple[str, str]
-    #: what stands between two parallel calls (blanks aside; ``''``: nothing)
-    separator: str
-    #: ``json``: the keys of the name and of the arguments
-    name_key: str = ""
-    args_key: str = ""
-    #: the calls of a block are written in a list (``[...]``)
-    listed: bool = False
-    #: ``header_json``: between the name and the arguments; ``xml_params``: after the name
-    name_end: str = ""
-    #: ``xml_params``: before a key, between a key and its value, after a value
-    param: tuple[str, str, str] = ("", "", "")
-    #: ``xml_params``: a value is framed by newlines (``<p>\\nVALUE\\n</p>``)
-    value_newlines: bool = False
-    #: ``header_json``: between the arguments and the call's closer (a fence's end)
-    args_suffix: str = ""
-    #: ``gemma``: the token that quotes string values
-    quote: str = ""
-    #: ``xml_params``: the block markers are written around each call (Qwen's
-    #: ``<tool_call>`` around ``<function=...>``), not once around the calls
-    each: bool = False
-    #: ``json``: the key whose value is the model's call id (Cohere's ``tool_call_id``)
-    id_key: str = ""
-    #: ``header_json``: what the header writes before and after the name (between the
-    #: call's opener and ``name_end``) besides it: the model's call id (``{id}``) or the
-    #: call's number (``{index}``), between literal text (braces doubled, as for
-    #: ``str.format``): Kimi K2's ``functions.NAME:{index}``, Mistral's
-    #: ``NAME[CALL_ID]{id}``; ``xml_params``: after the name only, the call's number
-    #: alone (Kimi K3's ``tool="NAME" index="{index}"``)
-    header: tuple[str, str] = ("", "")
-    #: ``xml_params``: a type flag in the parameter's header (DSML's ``string="true"``):
-    #: what precedes its value there, its value on a string, its value on a JSON value
-    #: (``param[1]`` is the header as a string parameter writes it); ``("", "", "")``: none
-    type_flag: tuple[str, str, str] = ("", "", "")
-    #: ``xml_params``: a type attribute in the parameter's header whose value names the
-    #: value's JSON Schema type (Kimi K3's ``type="number"``): what precedes and follows the
-    #: type's name there (``param[1]`` is the header as a string parameter writes it,
-    #: ``string`` between the two); ``("", "")``: none
-    type_attr: tuple[str, str] = ("", "")
-    #: the template renders one call per assistant turn, failing on two parallel ones
-    #: (Llama 3.1's JSON templates) or dropping the second: read off single calls, and
-    #: checked on one
-    single: bool = False
-    #: ``json``: the name is the object's one key, the arguments its value
-    #: (``{"NAME": {...}}``, Apertus); ``name_key`` and ``args_key`` are then ''
-    name_as_key: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why no parser is derived: ``kind`` is ``no-tools``, ``prose``, ``beyond`` or
-    ``unknown`` (cannot tell), ``why`` says it in words."""
-
-    kind: str
-    why: str
-
-
-@dataclass(frozen=True, slots=True)
-class Sample:
-    """The model text a template renders for the probe calls: what a derived parser must
-    read back (``text``: the block of the two calls, markers included)."""
-
-    text: str
 
 
 def read_calls(probes: Probes, ignore: tuple[str, ...] = ()) -> tuple[CallSyntax, Sample] | Refusal:
@@ -261,199 +195,6 @@ def _named_twice(two: str, u: int, first: int, again: int) -> Refusal:
     )
 
 
-# -- a call's id or index: where the two calls' texts differ besides the name ---------------
-
-#: what stands for the call's id and for its index in ``CallSyntax.header``
-ID_SLOT, INDEX_SLOT = "{id}", "{index}"
-
-
-def _stretch(two: str, u: int, p1: int, p2: int, n: int) -> tuple[int, int, list[_Slot]]:
-    """How far the two calls' texts agree left (``k``) and right (``m``) of their names
-    (``two[p1-k:p1] == two[p2-k:p2]``, ``two[p1+n:p1+n+m] == two[p2+n:p2+n+m]``), and the
-    slots on the way: an id (the probe's ``IDS``, written where the second call writes the
-    second) or an index (a digit one more in the second call) agrees as a slot."""
-    slots: list[_Slot] = []
-    e1 = p1 + n
-    k = 0
-    while p1 - k - 1 > u and p2 - k - 1 >= e1:
-        a = p1 - k - 1
-        if two[a] != two[p2 - k - 1]:
-            slot = _slot(two, a, p2 - p1)
-            if slot is None or slot[0] <= u or slot[0] + p2 - p1 < e1:
-                break
-            slots.append(slot)
-            k = p1 - slot[0]
-            continue
-        k += 1
-    k = len(cut_left(two[p1 - k : p1]))
-    m = 0
-    while e1 + m < p2 - k and p2 + n + m < len(two):
-        a = e1 + m
-        if two[a] != two[p2 + n + m]:
-            slot = _slot(two, a, p2 - p1)
-            if slot is None or slot[1] > p2 - k or slot[1] + p2 - p1 > len(two):
-                break
-            slots.append(slot)
-            m = slot[1] - e1
-            continue
-        m += 1
-    # Both calls' texts agree on a token that ends the first call and opens the left
-    # stretch of the second (Kimi K3's ``<|close|>call<|sep|><|open|>call``: every tag
-    # closes on ``<|sep|>``): where the right stretch stopped at that token with a tag's
-    # text left open (``<|close|>call``), the token closes it.
-    lead = _TOKEN.match(two, p2 - k)
-    tail = two[e1 : e1 + m]
-    tail = tail[tail.rfind(">") + 1 :]
-    if (
-        lead is not None
-        and e1 + m == p2 - k
-        and tail.strip()
-        and "<" not in tail
-        and two.startswith(lead.group(), p2 + n + m)
-    ):
-        k -= len(lead.group())
-        m += len(lead.group())
-    return k, m, slots
-
-
-#: a marker token: ``<...>`` with no blank or bracket inside
-_TOKEN = re.compile(r"<[^<>\s]{1,62}>")
-
-
-#: a slot: where it stands in the first call (start, end), and ``id`` or ``index``
-_Slot = tuple[int, int, str]
-
-
-def _slot(two: str, a: int, shift: int) -> _Slot | None:
-    """The slot around ``two[a]``, where the second call (``shift`` on) writes otherwise."""
-    b = a + shift
-    first, second = IDS
-    for back in range(min(len(first), a + 1)):
-        at = a - back
-        if two.startswith(first, at) and two.startswith(second, at + shift):
-            return at, at + len(first), "id"
-    if (
-        _digit(two[a])
-        and _digit(two[b : b + 1])
-        and int(two[b]) == int(two[a]) + 1
-        and not _digit(two[a - 1])
-        and not _digit(two[a + 1 : a + 2])
-        and not _digit(two[b + 1 : b + 2])
-    ):
-        return a, a + 1, "index"
-    return None
-
-
-def _digit(c: str) -> bool:
-    return len(c) == 1 and "0" <= c <= "9"
-
-
-def _slots_in(slots: list[_Slot], left_at: int, right_at: int, right: str) -> list[_Slot]:
-    """The slots in the call's own text, as positions in ``left + NAME + right`` (which
-    stands in ``two`` from ``left_at`` on); one that the call's text cuts is dropped."""
-    stop = right_at + len(right)
-    return [(s - left_at, e - left_at, k) for s, e, k in slots if left_at <= s and e <= stop]
-
-
-def _with_slots(
-    syntax: CallSyntax, left: str, right: str, slots: list[_Slot]
-) -> CallSyntax | Refusal:
-    """``syntax`` with the call's id or index in it: for JSON calls, the key that holds the
-    id; for a header, the header's text around the name with the slots in it (``{id}``,
-    ``{index}``) and the marker that ends it. Anywhere else no engine reads one."""
-    text = left + NAMES[0] + right
-    if not slots:
-        return Refusal("beyond", "the calls write an id or an index that the call's text cuts")
-    if syntax.layout == "json":
-        obj = _call_object(text) or {}
-        start, end, _kind = slots[0]
-        value = text[start:end]
-        said: list[Any] = [value, int(value)] if value.isdecimal() and value.isascii() else [value]
-        keys = [k for k, v in obj.items() if any(v == x and type(v) is type(x) for x in said)]
-        if len(slots) != 1 or len(keys) != 1:
-            return Refusal("beyond", "JSON calls with an id or index outside a key of its own")
-        return replace(syntax, id_key=keys[0])
-    if syntax.layout == "header_json":
-        return _header_slots(syntax, left, right, slots)
-    if syntax.layout == "xml_params":
-        return _xml_slots(syntax, left, right, slots)
-    return Refusal("beyond", f"an id or index in {syntax.layout} calls, which no engine reads")
-
-
-def _xml_slots(
-    syntax: CallSyntax, left: str, right: str, slots: list[_Slot]
-) -> CallSyntax | Refusal:
-    """Tagged parameters whose call header writes the call's number after the name (Kimi
-    K3's ``tool="NAME" index="1"<|sep|>``): the header's text up to the last slot, with
-    the slots in it, and ``name_end`` what follows it. The engine reads no call id there,
-    and nothing before the name."""
-    name_end_at = len(left) + len(NAMES[0])
-    head = len(syntax.name_end) + (len(right) - len(right.lstrip()))
-    if any(k != "index" for _s, _e, k in slots):
-        return Refusal("beyond", "a call id in the header of tagged-parameter calls")
-    if any(s < name_end_at or e > name_end_at + head for s, e, _k in slots):
-        return Refusal("beyond", "a call index in tagged-parameter calls outside the header")
-    cut = max(e for _s, e, _k in slots) - name_end_at
-    suffix = _fill(right[:cut], [(s - name_end_at, e - name_end_at, k) for s, e, k in slots])
-    name_end = right[cut:head].strip()
-    if suffix.strip() != suffix or not name_end:
-        return Refusal("beyond", "a call index after the name set apart by blanks")
-    return replace(syntax, name_end=name_end, header=("", suffix))
-
-
-def _header_slots(
-    syntax: CallSyntax, left: str, right: str, slots: list[_Slot]
-) -> CallSyntax | Refusal:
-    """A header with slots: CALL_START is what comes before the first slot left of the
-    name; HEADER_END what comes after the last slot right of it, up to the arguments."""
-    name_at, name_end_at = len(left), len(left) + len(NAMES[0])
-    before = [s for s in slots if s[1] <= name_at]
-    after = [s for s in slots if s[0] >= name_end_at]
-    call_open, header_end = syntax.call[0], syntax.name_end
-    prefix = suffix = ""
-    if before:
-        cut = min(s for s, _e, _k in before)
-        call_open = left[:cut].strip()
-        prefix = _fill(left[cut:].lstrip(), [(s - cut, e - cut, k) for s, e, k in before])
-        if not call_open or prefix.strip() != prefix:
-            return Refusal("beyond", "a call id or index before the name with no marker before it")
-    if after:
-        brace = right.find("{")
-        cut = max(e for _s, e, _k in after) - name_end_at
-        if not 0 <= cut <= brace:
-            return Refusal("beyond", "a call id or index after the arguments")
-        header_end = right[cut:brace].strip()
-        gaps = [(s - name_end_at, e - name_end_at, k) for s, e, k in after]
-        suffix = _fill(right[:cut], gaps)
-        if suffix.strip() != suffix:
-            return Refusal("beyond", "a call id or index after the name set apart by blanks")
-    return replace(
-        syntax, call=(call_open, syntax.call[1]), name_end=header_end, header=(prefix, suffix)
-    )
-
-
-def _fill(text: str, slots: list[_Slot]) -> str:
-    """``text`` with its slots written as ``{id}`` / ``{index}``, and its braces doubled."""
-    out, at = [], 0
-    for start, end, kind in sorted(slots):
-        out.append(text[at:start].replace("{", "{{").replace("}", "}}"))
-        out.append(ID_SLOT if kind == "id" else INDEX_SLOT)
-        at = end
-    out.append(text[at:].replace("{", "{{").replace("}", "}}"))
-    return "".join(out)
-
-
-def _call_object(text: str) -> dict[str, Any] | None:
-    for i in _braces(text[: text.find(NAMES[0])]):
-        try:
-            obj, _stop = _DECODER.raw_decode(text, i)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and NAMES[0] in obj.values():
-            return obj
-    return None
-
-
 # -- one call per turn, and calls that open the turn (JSON and Python with no marker) ------
 
 
@@ -524,24 +265,6 @@ def _opens_turn(two: str, u: int, at: int, plain: str | None) -> bool:
         return False
     head = plain[plain.find(USER) + len(USER) : plain.find(CONTENT)]
     return "".join(two[u + len(USER) : at].split()) == "".join(head.split())
-
-
-def cut_left(text: str) -> str:
-    """``text`` from its first whole marker token on: a ``>`` before any ``<`` ends the
-    tail of a token cut in two, which belongs to the text before."""
-    lt, gt = text.find("<"), text.find(">")
-    if gt >= 0 and (lt < 0 or gt < lt):
-        return text[gt + 1 :]
-    return text
-
-
-def _cut_right(text: str) -> str:
-    """``text`` up to its last whole marker token: a ``<`` after the last ``>`` starts a
-    token cut in two (the next call's opener, or the turn's end)."""
-    lt, gt = text.rfind("<"), text.rfind(">")
-    if lt > gt:
-        return text[:lt]
-    return text
 
 
 def _block(
@@ -760,167 +483,6 @@ def _layout(
     return _xml(left, right, open_, close, separator)
 
 
-def _xml(left: str, right: str, open_: str, close: str, separator: str) -> CallSyntax | Refusal:
-    k1, v1, k2 = right.find("zq_str"), right.find("zqstring"), right.find("zq_int")
-    if not 0 <= k1 < v1 < k2:
-        return Refusal("beyond", "parameters in an order or form the engines do not read")
-    if right[v1 - 1] in "\"'":
-        return Refusal("beyond", "tagged parameters whose string values are quoted")
-    pre_key, mid, rest = (
-        right[:k1],
-        right[k1 + len("zq_str") : v1],
-        right[v1 + len("zqstring") : k2],
-    )
-    popen = cut_left(pre_key[len(pre_key) - common_suffix(pre_key, rest) :])
-    lead = _TOKEN.match(popen)
-    shut = rest[: len(rest) - len(popen)]
-    if lead is not None and shut[shut.rfind(">") + 1 :].strip():
-        # a token both the name's header and a value end on (Kimi K3's ``<|sep|>``): it
-        # closes them, it does not open the next parameter
-        popen = popen[lead.end() :]
-    name_end = pre_key[: len(pre_key) - len(popen)].strip()
-    pclose = rest[: len(rest) - len(popen)].strip()
-    popen = popen.strip()
-    if "zq_str" in pclose:
-        return Refusal(
-            "beyond",
-            "parameters written as elements named by their key (<KEY>value</KEY>, as "
-            "MiniMax-M3 writes them, nesting elements for lists and objects): no "
-            "configurable engine reads that",
-        )
-    if not (popen and mid.strip() and pclose) or any(c.isspace() for c in pclose):
-        return Refusal("beyond", "parameters without an opener, a separator and a closer")
-    last = right.rfind(pclose)
-    tail = right[last + len(pclose) :].split()
-    tokens = [t for t in _SPLIT.split(left) if t]
-    if not tokens or len(tokens) > 2 or len(tail) != len(tokens):
-        return Refusal("beyond", "call markers the engines do not pair")
-    if not all(marker_token(t) for t in (*tokens, *tail, popen, pclose)):
-        return Refusal("beyond", "call markers that hold the call's own text")
-    wrapper = (tokens[0], tail[1]) if len(tokens) == 2 else ("", "")
-    if wrapper[0] and open_:
-        return Refusal("beyond", "a marker around each call and another around the block")
-    newlines = mid.endswith("\n") and rest.startswith("\n")
-    typing = _type_flag(right, mid.strip())
-    if isinstance(typing, Refusal):
-        return typing
-    return CallSyntax(
-        "xml_params",
-        wrapper if wrapper[0] else (open_, close),
-        (tokens[-1], tail[0]),
-        separator,
-        name_end=name_end,
-        param=(popen, mid.strip(), pclose),
-        value_newlines=newlines,
-        each=bool(wrapper[0]),
-        type_flag=typing[0],
-        type_attr=typing[1],
-    )
-
-
-#: a parameter's value as the template writes it, for each non-string probe argument
-_JSON_VALUES = {
-    "zq_int": ("4217",),
-    "zq_float": ("2.5",),
-    "zq_bool": ("true", "True"),
-    "zq_null": ("null", "None"),
-    "zq_list": ("[",),
-    "zq_obj": ("{",),
-}
-#: the values a type flag takes, for a string and for JSON: the ones the engine reads
-_FLAG_VALUES = ("true", "false")
-#: the JSON Schema type names a type attribute may give each probe argument (the names the
-#: engine's ``type`` group reads, ``schema.written_type_plan``)
-_TYPE_NAMES = {
-    "zq_str": ("string",),
-    "zq_int": ("integer", "number"),
-    "zq_float": ("number",),
-    "zq_bool": ("boolean",),
-    "zq_null": ("null",),
-    "zq_list": ("array",),
-    "zq_obj": ("object",),
-}
-
-#: a type flag or a type attribute: ``(flag, ("", ""))`` or ``(("", "", ""), attr)``
-_Typing = tuple[tuple[str, str, str], tuple[str, str]]
-_UNTYPED: _Typing = (("", "", ""), ("", ""))
-
-
-def _type_flag(right: str, mid: str) -> _Typing | Refusal:
-    """A type flag in the parameter headers (DSML's ``name="k" string="true">``): the part
-    of the header between key and value where the string parameter's header differs from
-    every other's, widened to whole words; or a type attribute (Kimi K3's
-    ``key="k" type="number"<|sep|>``), where each header differs from the string's in one
-    word that names its value's JSON type (``_type_attr``). ``_UNTYPED`` when the headers
-    agree, or when they show no one flag (the check then has the last word)."""
-    heads: dict[str, str] = {}
-    for key, values in _JSON_VALUES.items():
-        k = right.find(key)
-        # the value after the header's last character (Kimi K3's ``type="null"<|sep|>null``)
-        end = right.find(mid[-1], k + len(key)) + 1 if k >= 0 and mid else 0
-        at = min((i for v in values if (i := right.find(v, end or k + len(key))) >= 0), default=-1)
-        if k < 0 or at < 0:
-            return _UNTYPED  # not a flag's layout: the check has the last word
-        heads[key] = right[k + len(key) : at].strip()
-    if len(set(heads.values())) > 1:
-        return _type_attr(mid, heads)
-    json_mid = next(iter(heads.values()))
-    if mid == json_mid:
-        return _UNTYPED
-    p, s = _word_edges(mid, json_mid)
-    said, json_said = mid[p : len(mid) - s], json_mid[p : len(json_mid) - s]
-    if (said, json_said) != _FLAG_VALUES:
-        return Refusal(
-            "beyond",
-            f"a type flag in the parameter headers ({said!r} on a string, {json_said!r} "
-            f"on JSON) other than {_FLAG_VALUES[0]!r}/{_FLAG_VALUES[1]!r}",
-        )
-    return (mid[:p], said, json_said), ("", "")
-
-
-def _word_edges(a: str, b: str) -> tuple[int, int]:
-    """How much ``a`` and ``b`` share at their start and at their end, each cut back to a
-    word's edge (what differs is whole words)."""
-    p = common_prefix(a, b)
-    s = min(common_suffix(a, b), len(a) - p, len(b) - p)
-    while p and a[p - 1].isalnum():
-        p -= 1
-    while s and a[len(a) - s].isalnum():
-        s -= 1
-    return p, s
-
-
-def _type_attr(mid: str, heads: dict[str, str]) -> _Typing | Refusal:
-    """A type attribute: every parameter's header is the string parameter's (``mid``) with
-    the word ``string`` in it replaced by the JSON Schema name of its value's type
-    (``_TYPE_NAMES``); what stands before and after that word. Anything else that differs
-    from header to header is refused, said as it is."""
-    p = min(_word_edges(mid, h)[0] for h in heads.values())
-    s = min(_word_edges(mid, h)[1] for h in heads.values())
-    said = mid[p : len(mid) - s]
-    named = {k: h[p : len(h) - s] for k, h in heads.items()}
-    before, after = mid[:p], mid[len(mid) - s :]
-    fits = all(
-        h.startswith(before) and h.endswith(after) and named[k] in _TYPE_NAMES[k]
-        for k, h in heads.items()
-    )
-    if said != "string" or not fits or not before.strip():
-        shown = ", ".join(repr(h) for h in sorted(set(heads.values())))
-        return Refusal(
-            "beyond",
-            f"tagged parameters whose header differs per value ({mid!r} on a string, "
-            f"{shown} on the others) in other ways than one attribute naming the value's "
-            "JSON type",
-        )
-    return ("", "", ""), (before, after)
-
-
-def marker_token(marker: str) -> bool:
-    """Whether ``marker`` can be a marker: short, and holding none of the probe's text (a
-    stretch that runs over a name, a key or a value is the call, not its markup)."""
-    return len(marker) <= _MAX_MARKER and "zq" not in marker
-
-
 def _name_as_key(
     left: str, right: str, open_: str, close: str, separator: str, listed: bool, bare: bool
 ) -> CallSyntax | Refusal | None:
@@ -957,27 +519,3 @@ def _python_flaw(right: str) -> str:
     if 0 < v < k2 and "," not in right[v:k2]:
         return "with no ',' between the arguments"
     return ""
-
-
-def _braces(left: str) -> list[int]:
-    """Where a JSON object holding the name may start: each ``{`` of ``left``, last first,
-    that opens a key (``{"name": "``), or any ``{`` when the name comes later."""
-    out = [i for i in range(len(left) - 1, -1, -1) if left[i] == "{"]
-    return [i for i in out if _JSON_HEAD.match(left, i) or i < left.rfind(",")][:8]
-
-
-def _is_args(value: Any) -> bool:
-    if value == ARGS:
-        return True
-    if isinstance(value, str):
-        try:
-            return bool(json.loads(value) == ARGS)
-        except ValueError:
-            return False
-    return False
-
-
-def _markup(text: str) -> bool:
-    """Whether ``text`` holds a character of markup (neither a word character nor blank,
-    nor the punctuation of prose)."""
-    return any(not (c.isalnum() or c.isspace() or c in ".,;:!?'\"-_()") for c in text)

@@ -38,11 +38,7 @@ from typing import Any
 from streamcall.events import Event
 from streamcall.formats.engines.header_json import HeaderJsonParser, Mode
 from streamcall.formats.engines.json_calls import JsonCallsParser, call_list_json
-from streamcall.text import WS, Step
-
-# Bound once: CPython 3.11 calls a method of an imported name through a bound method
-# made on every call (it gives such a call no LOAD_METHOD)
-_ws_match = WS.match
+from streamcall.text import Step, skip_ws
 
 BOT = "[TOOL_CALLS]"
 ARGS = "[ARGS]"
@@ -101,7 +97,7 @@ class MistralParser(HeaderJsonParser):
         """HEADER: at a section's first header, the form is decided by its first
         character: ``[`` or ``{`` is the list form (LIST), anything else a v11 header."""
         if self._section_calls == 0 and self._header_len == 0:
-            ws = _ws_match(buf, pos).end()  # type: ignore[union-attr]
+            ws = skip_ws(buf, pos).end()  # type: ignore[union-attr]
             if ws > pos:
                 self._raw.append(buf[pos:ws])
                 pos = ws

@@ -63,7 +63,7 @@ from streamcall.text import (
     HIGH_SURROGATE_TAIL,
     MAX_DEPTH,
     STRING_RUN,
-    WS,
+    skip_ws,
     too_deep,
 )
 
@@ -75,7 +75,6 @@ _high_surrogate_tail_match = HIGH_SURROGATE_TAIL.match
 _control_search = CONTROL.search
 _string_run_match = STRING_RUN.match
 _cut_escape_fullmatch = CUT_ESCAPE.fullmatch
-_ws_match = WS.match
 
 __all__ = ["MAX_DEPTH", "PartialJSON", "PathKey", "StringAppend", "ValueComplete", "too_deep"]
 
@@ -340,7 +339,7 @@ class PartialJSON(SnapshotReads):
                 break
             c = chunk[pos]
             if c in " \t\n\r":
-                pos = _ws_match(chunk, pos).end()  # type: ignore[union-attr]
+                pos = skip_ws(chunk, pos).end()  # type: ignore[union-attr]
                 continue
             if state == _COMMA:
                 if c == ",":

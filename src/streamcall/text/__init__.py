@@ -33,6 +33,7 @@ from streamcall.text.jsonscan import (
     NUMBER,
     WS,
     JsonScan,
+    skip_ws,
     too_deep,
 )
 from streamcall.text.jsonstring import (
@@ -101,6 +102,7 @@ __all__ = [
     "not_text",
     "partial_marker_len",
     "raw_offset",
+    "skip_ws",
     "step_table",
     "tagged_member_pattern",
     "too_deep",

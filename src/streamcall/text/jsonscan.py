@@ -31,6 +31,7 @@ __all__ = [
     "NUMBER",
     "WS",
     "JsonScan",
+    "skip_ws",
     "too_deep",
 ]
 
@@ -78,6 +79,9 @@ def too_deep(text: str, limit: int = MAX_DEPTH, end: int | None = None) -> bool:
 
 #: Blanks, as JSON defines them (always matches).
 WS = re.compile(r"[ \t\n\r]*")
+#: ``WS.match``, bound once: ``skip_ws(buf, pos).end()`` is where the blanks at ``pos`` end
+#: (a method of an imported name is bound anew on every call in CPython 3.11)
+skip_ws = WS.match
 _WS_CHARS = frozenset(" \t\n\r")
 #: A number, with its fraction (group 1) and exponent (group 2).
 NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")

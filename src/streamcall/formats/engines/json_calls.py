@@ -116,7 +116,6 @@ from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.text import (
-    WS,
     ArgsStep,
     ArgsStreamer,
     JsonScan,
@@ -125,14 +124,11 @@ from streamcall.text import (
     cut_marker,
     fast,
     partial_marker_len,
+    skip_ws,
     step_table,
 )
 from streamcall.text.args import BLANK, BROKEN, MORE, EncodedArgs, release_junk
 from streamcall.text.jsonstring import nested_string_cut, nested_string_run
-
-# Bound once: CPython 3.11 calls a method of an imported name through a bound method
-# made on every call (it gives such a call no LOAD_METHOD)
-_ws_match = WS.match
 
 __all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser", "Mode"]
 
@@ -250,7 +246,7 @@ class JsonCallsParser(ToolParser):
             if pos == len(buf):
                 return pos, True
         if self._at_start:
-            ws_end = _ws_match(buf, pos).end()  # type: ignore[union-attr]
+            ws_end = skip_ws(buf, pos).end()  # type: ignore[union-attr]
             if ws_end > pos:
                 out.append(Text(buf[pos:ws_end]))
                 pos = ws_end
@@ -292,7 +288,7 @@ class JsonCallsParser(ToolParser):
 
     def _read_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         n = len(buf)
-        ws_end = _ws_match(buf, pos).end()  # type: ignore[union-attr]
+        ws_end = skip_ws(buf, pos).end()  # type: ignore[union-attr]
         if ws_end > pos:
             self._raw.append(buf[pos:ws_end])
             pos = ws_end
@@ -415,7 +411,7 @@ class JsonCallsParser(ToolParser):
             self._role = _ID
         else:
             self._role = _OTHER
-        colon = _ws_match(buf, pos).end()  # type: ignore[union-attr]
+        colon = skip_ws(buf, pos).end()  # type: ignore[union-attr]
         if colon < len(buf) and buf[colon] == ":":  # the colon too, when it is there
             self._raw.append(buf[pos : colon + 1])
             self._mode = VALUE
@@ -583,7 +579,7 @@ class JsonCallsParser(ToolParser):
 
     def _blanks(self, buf: str, pos: int) -> int:
         """Blanks between the tokens of a call: markup, kept in case the call fails."""
-        end = _ws_match(buf, pos).end()  # type: ignore[union-attr]
+        end = skip_ws(buf, pos).end()  # type: ignore[union-attr]
         if end > pos:
             self._raw.append(buf[pos:end])
         return end
