@@ -418,13 +418,9 @@ def _layout(
             args_key = next((k for k, v in obj.items() if _is_args(v)), None)
             if args_key is None:
                 return Refusal("beyond", "a JSON call whose arguments are not one object")
-            call = (left[:i].strip(), text[stop:].strip())
-            if call[0] and open_:
-                return Refusal("beyond", "JSON calls with markers around each and the block")
-            if not (call[0] or open_ or bare):
-                return Refusal(
-                    "beyond", "JSON calls with no marker before them, after other text of the turn"
-                )
+            call = _json_markers(left, text, i, stop, open_, bare)
+            if isinstance(call, Refusal):
+                return call
             return CallSyntax("json", (open_, close), call, separator, name_key, args_key, listed)
     keyed = _name_as_key(left, right, open_, close, separator, listed, bare)
     if keyed is not None:
@@ -497,6 +493,18 @@ def _name_as_key(
         return None
     if not (isinstance(obj, dict) and len(obj) == 1 and _is_args(obj.get(NAMES[0]))):
         return None
+    call = _json_markers(left, text, i, stop, open_, bare)
+    if isinstance(call, Refusal):
+        return call
+    return CallSyntax("json", (open_, close), call, separator, listed=listed, name_as_key=True)
+
+
+def _json_markers(
+    left: str, text: str, i: int, stop: int, open_: str, bare: bool
+) -> tuple[str, str] | Refusal:
+    """The markers before and after one JSON call (its object ``text[i:stop]``), or why
+    they are none an engine reads: markers around each call and around the block, or no
+    marker where the call does not open the turn (``bare``)."""
     call = (left[:i].strip(), text[stop:].strip())
     if call[0] and open_:
         return Refusal("beyond", "JSON calls with markers around each and the block")
@@ -504,7 +512,7 @@ def _name_as_key(
         return Refusal(
             "beyond", "JSON calls with no marker before them, after other text of the turn"
         )
-    return CallSyntax("json", (open_, close), call, separator, listed=listed, name_as_key=True)
+    return call
 
 
 def _python_flaw(right: str) -> str:
