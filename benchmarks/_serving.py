@@ -3,12 +3,15 @@ calls read back from OpenAI chunks, and a clock inside a parser class's methods.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import Any
 
 from benchmarks._util import growth_exponent
+from benchmarks.formats import tools_for
 
 __all__ = ["ParserClock", "growth_row", "interleaved_best", "size_row", "streamed_args"]
 
@@ -94,3 +97,56 @@ def interleaved_best(
             if name in clocks:
                 best_inside[name] = min(best_inside[name], clocks[name].total)
     return best, best_inside
+
+
+#: one streamed request through a serving object: the chunks it sent
+Stream = Callable[[Any, dict[str, Any]], Coroutine[Any, Any, list[dict[str, Any]]]]
+
+
+def _run(stream: Stream, serving: Any, request: dict[str, Any]) -> None:
+    asyncio.run(stream(serving, request))
+
+
+def serving_rows(
+    label: str,
+    peer: str,
+    sizes: tuple[int, ...],
+    outputs: list[tuple[str, Any]],
+    servings: dict[str, Any],
+    clocks: dict[str, ParserClock],
+    stream: Stream,
+    load: Callable[[str], int],
+    model: str,
+    repeat: int,
+) -> list[list[object]]:
+    """A serving benchmark's rows for one format and shape: for each size, ``load`` the
+    output text into the scripted engine (it returns the steps the output takes), check
+    that streamcall and ``peer`` stream the arguments rendered (a wrong side is marked),
+    time the servings interleaved, and add a size row; then the growth row."""
+    totals: dict[str, list[float]] = {"streamcall": [], peer: []}
+    inside: dict[str, list[float]] = {"streamcall": [], peer: []}
+    rows: list[list[object]] = []
+    for size, (text, args) in zip(sizes, outputs, strict=True):
+        steps = load(text)
+        body = {
+            "model": model,
+            "messages": [{"role": "user", "content": "go"}],
+            "tools": tools_for(args),
+            "stream": True,
+        }
+        wrong = [
+            name
+            for name in ("streamcall", peer)
+            if streamed_args(asyncio.run(stream(servings[name], body))) != [args]
+        ]
+        runs: dict[str, Callable[[dict[str, Any]], object]] = {
+            name: partial(_run, stream, serving) for name, serving in servings.items()
+        }
+        best, best_inside = interleaved_best(runs, clocks, body, repeat)
+        for name in totals:
+            totals[name].append(best[name])
+            inside[name].append(best_inside[name])
+        said = "".join(f" ({w}: wrong args)" for w in wrong)
+        rows.append(size_row(f"{label} {size // 1024} KB{said}", steps, peer, best, best_inside))
+    rows.append(growth_row(label, sizes, peer, totals, inside))
+    return rows

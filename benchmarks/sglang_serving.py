@@ -24,25 +24,20 @@ Needs SGLang 0.5 (``scripts/test-sglang 0.5.23`` makes a venv with it, named
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
 import json
 import logging
 import sys
 import tempfile
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from benchmarks._serving import (
     ParserClock,
-    growth_row,
-    interleaved_best,
-    size_row,
-    streamed_args,
+    serving_rows,
 )
 from benchmarks._util import table
-from benchmarks.formats import object_args, string_args, tools_for
+from benchmarks.formats import object_args, string_args
 from streamcall.formats.registry import parser_class
 
 FORMATS = ("hermes", "llama3_json", "qwen3_coder")
@@ -95,10 +90,6 @@ async def _stream(serving: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
     return [json.loads(line[6:-2]) for line in lines if line != "data: [DONE]\n\n"]
 
 
-def _run(serving: Any, request: dict[str, Any]) -> None:
-    asyncio.run(_stream(serving, request))
-
-
 def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
     h = _harness()
     from sglang.srt.function_call.function_call_parser import FunctionCallParser
@@ -107,7 +98,7 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
     args_list = [string_args(n) if shape == "str" else object_args(n) for n in SIZES]
     texts = [parser_class(fmt).render([("f", args)]) for args in args_list]
     directory = h.make_tokenizer(root / f"{fmt}-{shape}" / model, specials, texts)
-    servings = {
+    made = {
         "none": h.make_serving(directory, tool_call_parser=None),
         "streamcall": h.make_serving(directory, tool_call_parser=f"streamcall_{fmt}"),
         "sglang": h.make_serving(directory, tool_call_parser=own),
@@ -117,36 +108,21 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
         "streamcall": ParserClock(enum[f"streamcall_{fmt}"], SGLANG_METHODS),
         "sglang": ParserClock(enum[own], SGLANG_METHODS),
     }
-    totals: dict[str, list[float]] = {"streamcall": [], "sglang": []}
-    inside: dict[str, list[float]] = {"streamcall": [], "sglang": []}
-    rows: list[list[object]] = []
-    for size, text, args in zip(SIZES, texts, args_list, strict=True):
-        for _, manager in servings.values():
+
+    def load(text: str) -> int:
+        for _, manager in made.values():
             manager.text = text
             manager.tokens_per_step = 1
             manager.steps(1, False)  # decoded ahead of time, outside the clock
             manager.steps(1, True)
-        steps = len(servings["none"][1].steps(1, False))
-        body = {
-            "model": str(directory),
-            "messages": [{"role": "user", "content": "go"}],
-            "tools": tools_for(args),
-            "stream": True,
-        }
-        wrong = [
-            name
-            for name in ("streamcall", "sglang")
-            if streamed_args(asyncio.run(_stream(servings[name][0], body))) != [args]
-        ]
-        streams = {name: partial(_run, serving) for name, (serving, _) in servings.items()}
-        best, best_inside = interleaved_best(streams, clocks, body, REPEAT)
-        for name in totals:
-            totals[name].append(best[name])
-            inside[name].append(best_inside[name])
-        label = f"{fmt} {shape} {size // 1024} KB" + "".join(f" ({w}: wrong args)" for w in wrong)
-        rows.append(size_row(label, steps, "sglang", best, best_inside))
-    rows.append(growth_row(f"{fmt} {shape}", SIZES, "sglang", totals, inside))
-    return rows
+        return len(made["none"][1].steps(1, False))
+
+    servings = {name: serving for name, (serving, _) in made.items()}
+    outputs = list(zip(texts, args_list, strict=True))
+    label = f"{fmt} {shape}"
+    return serving_rows(
+        label, "sglang", SIZES, outputs, servings, clocks, _stream, load, str(directory), REPEAT
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

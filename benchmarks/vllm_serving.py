@@ -23,25 +23,20 @@ Needs vLLM 0.33 or 0.34 (``scripts/test-vllm VERSION`` makes a venv with it, nam
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
 import json
 import os
 import sys
 import tempfile
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from benchmarks._serving import (
     ParserClock,
-    growth_row,
-    interleaved_best,
-    size_row,
-    streamed_args,
+    serving_rows,
 )
 from benchmarks._util import table
-from benchmarks.formats import object_args, string_args, tools_for
+from benchmarks.formats import object_args, string_args
 from streamcall.formats.registry import parser_class
 
 FORMATS = ("hermes", "llama3_json", "qwen3_coder")
@@ -84,10 +79,6 @@ async def _stream(serving: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
     return [json.loads(line[6:-2]) async for line in result if line != "data: [DONE]\n\n"]
 
 
-def _run(serving: Any, request: dict[str, Any]) -> None:
-    asyncio.run(_stream(serving, request))
-
-
 def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
     h = _harness()
     from vllm.tool_parsers import ToolParserManager
@@ -109,32 +100,16 @@ def measure(fmt: str, shape: str, root: Path) -> list[list[object]]:
         ),
         "vllm": ParserClock(ToolParserManager.get_tool_parser(fmt), VLLM_METHODS),
     }
-    totals: dict[str, list[float]] = {"streamcall": [], "vllm": []}
-    inside: dict[str, list[float]] = {"streamcall": [], "vllm": []}
-    rows: list[list[object]] = []
-    for size, text, args in zip(SIZES, texts, args_list, strict=True):
+
+    def load(text: str) -> int:
         engine.text = text
-        deltas = len(engine.output_token_ids())
-        body = {
-            "model": str(directory),
-            "messages": [{"role": "user", "content": "go"}],
-            "tools": tools_for(args),
-            "stream": True,
-        }
-        wrong = [
-            name
-            for name in ("streamcall", "vllm")
-            if streamed_args(asyncio.run(_stream(servings[name], body))) != [args]
-        ]
-        streams = {name: partial(_run, serving) for name, serving in servings.items()}
-        best, best_inside = interleaved_best(streams, clocks, body, REPEAT)
-        for name in totals:
-            totals[name].append(best[name])
-            inside[name].append(best_inside[name])
-        label = f"{fmt} {shape} {size // 1024} KB" + "".join(f" ({w}: wrong args)" for w in wrong)
-        rows.append(size_row(label, deltas, "vllm", best, best_inside))
-    rows.append(growth_row(f"{fmt} {shape}", SIZES, "vllm", totals, inside))
-    return rows
+        return len(engine.output_token_ids())
+
+    outputs = list(zip(texts, args_list, strict=True))
+    label = f"{fmt} {shape}"
+    return serving_rows(
+        label, "vllm", SIZES, outputs, servings, clocks, _stream, load, str(directory), REPEAT
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
