@@ -6,7 +6,10 @@ same two tools in many of its per-detector files; they live here once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from streamcall.aliases import SGLANG_DIFFERENT, SGLANG_NOT_SUPPORTED
 
 WEATHER_AND_SEARCH: list[dict[str, Any]] = [
     {
@@ -46,3 +49,16 @@ def function_tool(
     if required:
         params["required"] = required
     return {"type": "function", "function": {"name": name, "parameters": params}}
+
+
+def assert_each_name_listed_once(kind: str, names: Iterable[str], table: Mapping[str, Any]) -> None:
+    """Each of SGLang's ``kind`` names (``tool`` or ``reasoning``) is in exactly one of
+    streamcall's tables: an alias in ``table``, a name meaning something else, or one not
+    supported."""
+    for name in names:
+        listed = [
+            name in table,
+            (kind, name) in SGLANG_DIFFERENT,
+            (kind, name) in SGLANG_NOT_SUPPORTED,
+        ]
+        assert sum(listed) == 1, (kind, name, listed)

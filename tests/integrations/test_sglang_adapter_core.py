@@ -18,11 +18,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import streamcall
+from sglang_fixtures import assert_each_name_listed_once
 from streamcall.aliases import (
     ALIASES,
     REASONING_ALIASES,
     SGLANG_DIFFERENT,
-    SGLANG_NOT_SUPPORTED,
     SGLANG_REASONING,
     SGLANG_TOOL,
 )
@@ -143,13 +143,7 @@ def test_every_sglang_name_is_in_exactly_one_table() -> None:
         ("tool", SGLANG_0_5_23_TOOL, SGLANG_TOOL),
         ("reasoning", SGLANG_0_5_23_REASONING, SGLANG_REASONING),
     ):
-        for name in names:
-            listed = [
-                name in table,
-                (kind, name) in SGLANG_DIFFERENT,
-                (kind, name) in SGLANG_NOT_SUPPORTED,
-            ]
-            assert sum(listed) == 1, (kind, name, listed)
+        assert_each_name_listed_once(kind, names, table)
         assert set(table) <= set(names)  # nothing recorded that SGLang does not have
 
 

@@ -42,7 +42,8 @@ from sglang.srt.plugins import load_plugins
 from sglang.srt.server_args import ServerArgs
 from sglang_harness import chat, make_serving, make_tokenizer
 
-from streamcall.aliases import SGLANG_DIFFERENT, SGLANG_NOT_SUPPORTED, SGLANG_REASONING, SGLANG_TOOL
+from sglang_fixtures import assert_each_name_listed_once
+from streamcall.aliases import SGLANG_REASONING, SGLANG_TOOL
 from streamcall.formats.registry import formats, parse_tool_calls, parser_class
 from streamcall.reasoning import reasoning_formats, reasoning_parser, reasoning_spec
 
@@ -106,13 +107,7 @@ def test_every_sglang_name_is_an_alias_or_listed_with_its_reason() -> None:
         ("tool", OWN_TOOL, SGLANG_TOOL),
         ("reasoning", OWN_REASONING, SGLANG_REASONING),
     ):
-        for name in names:
-            listed = [
-                name in table,
-                (kind, name) in SGLANG_DIFFERENT,
-                (kind, name) in SGLANG_NOT_SUPPORTED,
-            ]
-            assert sum(listed) == 1, (kind, name, listed)
+        assert_each_name_listed_once(kind, names, table)
 
 
 # --- aliases: SGLang's detector of that name reads what streamcall's format reads --------
