@@ -31,6 +31,7 @@ from unittest.mock import Mock
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from serving_sse import sse_chunks
 from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
 from sglang.srt.entrypoints.openai.serving_chat import OpenAIServingChat
 from sglang.srt.parser.template_manager import TemplateManager
@@ -148,14 +149,7 @@ async def _chat(serving: OpenAIServingChat, body: dict[str, Any]) -> Any:
         if hasattr(result, "model_dump_json"):
             return json.loads(result.model_dump_json())
         return json.loads(bytes(result.body))  # an error response
-    chunks: list[dict[str, Any]] = []
-    async for line in result.body_iterator:  # type: ignore[union-attr]
-        line = line.decode() if isinstance(line, bytes) else line
-        assert line.startswith("data: ") and line.endswith("\n\n"), line
-        payload = line[len("data: ") : -2]
-        if payload != "[DONE]":
-            chunks.append(json.loads(payload))
-    return chunks
+    return await sse_chunks(result.body_iterator)  # type: ignore[union-attr]
 
 
 def chat(serving: OpenAIServingChat, body: dict[str, Any]) -> Any:

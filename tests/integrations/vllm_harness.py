@@ -31,6 +31,7 @@ from unittest.mock import MagicMock
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from serving_sse import sse_chunks
 from tokenizer_kit import CHATML, make_tokenizer  # noqa: F401  (the tests import them from here)
 from vllm.config import ModelConfig
 from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
@@ -203,14 +204,8 @@ async def _chat(serving: OpenAIServingChat, body: dict[str, Any]) -> Any:
     result = await serving.create_chat_completion(request)
     if not body.get("stream"):
         return json.loads(result.model_dump_json())  # type: ignore[union-attr]
-    chunks: list[dict[str, Any]] = []
     assert not hasattr(result, "error"), result
-    async for line in result:  # type: ignore[union-attr]
-        assert line.startswith("data: ") and line.endswith("\n\n"), line
-        payload = line[len("data: ") : -2]
-        if payload != "[DONE]":
-            chunks.append(json.loads(payload))
-    return chunks
+    return await sse_chunks(result)  # type: ignore[arg-type]
 
 
 def chat(serving: OpenAIServingChat, body: dict[str, Any]) -> Any:
