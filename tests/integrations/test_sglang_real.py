@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from support import function_tool
+
 try:
     _SGLANG: str | None = importlib.metadata.version("sglang")
 except importlib.metadata.PackageNotFoundError:
@@ -52,18 +54,7 @@ load_plugins()
 
 OWN_TOOL = {k: v for k, v in FunctionCallParser.ToolCallParserEnum.items() if "streamcall" not in k}
 OWN_REASONING = {k: v for k, v in ReasoningParser.DetectorMap.items() if "streamcall" not in k}
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-            },
-        },
-    }
-]
+TOOLS = [function_tool("get_weather", {"city": {"type": "string"}, "days": {"type": "integer"}})]
 CALLS = [
     ("get_weather", {"city": "Paris", "days": 3}),
     ("get_weather", {"city": "Oslo", "days": 1}),

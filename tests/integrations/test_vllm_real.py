@@ -35,6 +35,8 @@ from typing import Any
 
 import pytest
 
+from support import function_tool
+
 try:
     _VLLM = importlib.metadata.version("vllm")
 except importlib.metadata.PackageNotFoundError:
@@ -59,24 +61,10 @@ from vllm_harness import (
 # vLLM's own serving code reads the request's deprecated max_tokens member
 pytestmark = pytest.mark.filterwarnings("ignore:max_tokens is deprecated:DeprecationWarning")
 
+WEATHER = {"city": {"type": "string"}, "days": {"type": "integer"}}
 TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "search",
-            "parameters": {"type": "object", "properties": {"query": {"type": "string"}}},
-        },
-    },
+    function_tool("get_weather", WEATHER),
+    function_tool("search", {"query": {"type": "string"}}),
 ]
 LONG = 'a long query about the weather, with \\"quotes\\" and 東京 ' * 3
 HERMES_CALLS = (
