@@ -74,30 +74,37 @@ def test_the_parsers_take_their_scanning_from_the_text_layer() -> None:
 
 def test_every_parser_runs_the_one_feed_loop_on_a_mode_table() -> None:
     """No tool-call or reasoning parser overrides ``finish``, and none ``feed`` (its speed
-    lives in the text layer's fast reads) but the pythonic engine, whose ``feed`` is the
-    loop written out with ``PythonArgs``'s fast reads in it (issue 50: a step's frame per
-    chunk cost it 6 to 7% of the instructions of the design before the mode tables; the
-    equivalence with the reference path is ``test_pythonic_fast_reads``). Every one reads
-    through a table of steps, and the shims of the old step contract are gone."""
+    lives in the text layer's fast reads) but two engines, whose ``feed`` is the loop
+    written out with their arguments' commonest fast read in it (issue 50: a step's frame
+    per chunk cost them 3 to 7% of the instructions of the design before the mode tables):
+    the pythonic engine (``PythonArgs``'s reads; the equivalence with the reference path
+    is ``test_pythonic_fast_reads``) and the JSON-call engine (a run of string arguments'
+    inner string: ``test_json_calls_fast_reads``). Every one reads through a table of
+    steps, and the shims of the old step contract are gone."""
+    from streamcall.formats.engines.json_calls import JsonCallsParser
     from streamcall.formats.engines.py_calls import PythonicCallsParser
     from streamcall.formats.registry import formats, tool_parser
     from streamcall.reasoning import reasoning_formats, reasoning_parser
 
     parsers = [tool_parser(name) for name in formats()]
     parsers += [reasoning_parser(name) for name in reasoning_formats()]
-    written_out = 0
+    written_out = json_written_out = 0
     for parser in parsers:
         cls = type(parser)
         assert isinstance(parser, FeedLoop), cls
         if isinstance(parser, PythonicCallsParser):
             assert cls.feed is PythonicCallsParser.feed, f"{cls.__name__} overrides feed"
             written_out += 1
+        elif isinstance(parser, JsonCallsParser):
+            assert cls.feed is JsonCallsParser.feed, f"{cls.__name__} overrides feed"
+            json_written_out += 1
         else:
             assert cls.feed is FeedLoop.feed, f"{cls.__name__} overrides feed"
         assert cls.finish is FeedLoop.finish, f"{cls.__name__} overrides finish"
         assert parser._steps, f"{cls.__name__} has no steps"
         assert not hasattr(parser, "_step"), f"{cls.__name__} keeps a _step loop"
     assert written_out >= 4  # pythonic, llama4_pythonic, olmo3, lfm2, ...
+    assert json_written_out >= 20  # hermes, granite4, mistral, llama3_json, ...
     assert not (SRC / "_feedloop.py").exists()
     assert not (SRC / "formats" / "_scan.py").exists()
 

@@ -56,6 +56,7 @@ from typing import Any, ClassVar
 from streamcall.events import Event, Text
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.json_embedded import end_embedded_block, read_embedded_block
 from streamcall.text import WS, JsonScan, Step, decode_json_string, header_match
 
 
@@ -198,7 +199,7 @@ class GenericJsonParser(ToolParser):
     def _read_calls(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         reader = self._calls_reader
         assert reader is not None
-        pos, hold = reader.read_embedded_block(self, buf, pos, out, final)
+        pos, hold = read_embedded_block(reader, self, buf, pos, out, final)
         if reader._block_open:
             return pos, hold
         self._calls_reader = None
@@ -294,7 +295,7 @@ class GenericJsonParser(ToolParser):
         mode = self._mode
         if mode == CALLS:
             assert self._calls_reader is not None
-            self._calls_reader.end_embedded_block(self, rest, out)
+            end_embedded_block(self._calls_reader, self, rest, out)
             return
         self._raw.append(rest)
         self._release_raw(out)

@@ -24,7 +24,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from streamcall.formats.engines.json_calls import BARE_AT_START, JsonCallsParser, call_list_json
+from streamcall.formats.engines.base import call_list_json
+from streamcall.formats.engines.json_calls import BARE_AT_START, JsonCallsParser
 
 
 class GraniteParser(JsonCallsParser):

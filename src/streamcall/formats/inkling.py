@@ -50,6 +50,7 @@ from typing import Any
 from streamcall.events import Event, Reasoning, Text
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.json_embedded import end_embedded_block, read_embedded_block
 from streamcall.framing.inkling import (
     CONTENT_THINKING,
     END_MESSAGE,
@@ -159,7 +160,7 @@ class InklingParser(ToolParser):
     def _read_call(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         body = self._body
         assert body is not None
-        pos, hold = body.read_embedded_block(self, buf, pos, out, final)
+        pos, hold = read_embedded_block(body, self, buf, pos, out, final)
         if not body._block_open:
             self._body = None
             self._call_ended = body._block_calls > 0
@@ -188,7 +189,7 @@ class InklingParser(ToolParser):
         mode = self._mode
         if mode == CALL:
             assert self._body is not None
-            self._body.end_embedded_block(self, rest, out)
+            end_embedded_block(self._body, self, rest, out)
         elif rest:
             out.append(Reasoning(rest) if mode == THOUGHT else Text(rest))
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamcall.formats.engines.json_calls import JsonCallsParser, call_list_json
+from streamcall.formats.engines.base import call_list_json
+from streamcall.formats.engines.json_calls import JsonCallsParser
 
 
 class JambaParser(JsonCallsParser):

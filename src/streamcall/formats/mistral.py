@@ -36,8 +36,9 @@ import json
 from typing import Any
 
 from streamcall.events import Event
+from streamcall.formats.engines.base import call_list_json
 from streamcall.formats.engines.header_json import HeaderJsonParser, Mode
-from streamcall.formats.engines.json_calls import JsonCallsParser, call_list_json
+from streamcall.formats.engines.json_calls import JsonCallsParser
 from streamcall.text import Step, skip_ws
 
 BOT = "[TOOL_CALLS]"

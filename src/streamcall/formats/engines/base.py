@@ -41,7 +41,7 @@ from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text, ToolCallArgs, ToolCallEnd, ToolCallStart
 from streamcall.text import FeedLoop, MarkerFinder, cut_marker
 
-__all__ = ["CallArgs", "ToolParser", "Tools", "UniqueIds", "schema_types"]
+__all__ = ["CallArgs", "ToolParser", "Tools", "UniqueIds", "call_list_json", "schema_types"]
 
 Tools = list[dict[str, Any]]
 _WS = re.compile(r"[ \t\r\n]*")
@@ -228,6 +228,13 @@ def schema_types(tools: Tools, function: str) -> dict[str, Any]:
             props = params.get("properties") if isinstance(params, dict) else None
             return props if isinstance(props, dict) else {}
     return {}
+
+
+def call_list_json(calls: list[tuple[str, dict[str, Any]]]) -> str:
+    """Calls as the JSON list ``[{"name": ..., "arguments": {...}}, ...]``: what the renderers
+    of the list-writing formats put between their markers."""
+    body = [{"name": n, "arguments": a} for n, a in calls]
+    return json.dumps(body, ensure_ascii=False)
 
 
 def dumps_compact(value: Any) -> str:

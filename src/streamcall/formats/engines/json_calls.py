@@ -100,8 +100,7 @@ A format whose START may open a call written otherwise (Llama 3.1's built-in too
 the first non-blank character of the block when it is not JSON.
 
 Another engine may embed this one for a block of JSON calls (Qwen's ``<tool_call>`` with a
-JSON body among XML ones): it opens the block (``_open_block``), hands it the text
-(``read_embedded_block``) until the block or the stream ends (``end_embedded_block``).
+JSON body among XML ones): ``json_embedded``.
 """
 
 from __future__ import annotations
@@ -110,7 +109,7 @@ import json
 import re
 from _json import scanstring as _scanstring  # the C scanner: (text, end, strict)
 from enum import IntEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text, ToolCallArgs
@@ -129,6 +128,7 @@ from streamcall.text import (
 )
 from streamcall.text.args import BLANK, BROKEN, MORE, EncodedArgs, release_junk
 from streamcall.text.jsonstring import nested_string_cut, nested_string_run
+from streamcall.text.loop import not_text
 
 __all__ = ["BARE_ANYWHERE", "BARE_AT_START", "JsonCallsParser", "Mode"]
 
@@ -140,13 +140,6 @@ BARE_AT_START, BARE_ANYWHERE = 1, 2
 _KEY_STRING = re.compile(r'"(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
 _KEY_CUT = re.compile(r'"(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*(?:\\(?:u[0-9a-fA-F]{0,3})?)?')
 _LENIENT = json.JSONDecoder(strict=False)
-
-
-def call_list_json(calls: list[tuple[str, dict[str, Any]]]) -> str:
-    """Calls as the JSON list ``[{"name": ..., "arguments": {...}}, ...]``: what the renderers
-    of the list-writing formats put between their markers."""
-    body = [{"name": n, "arguments": a} for n, a in calls]
-    return json.dumps(body, ensure_ascii=False)
 
 
 class Mode(IntEnum):
@@ -238,6 +231,59 @@ class JsonCallsParser(ToolParser):
         self._other: JsonScan | None = None  # the value of another key
         self._after_junk = -1  # where the markup after string arguments' junk starts in _raw
 
+    # -- the feed loop, with the string arguments' fast read in it ------------------------
+
+    def feed(self, text: str) -> list[Event]:
+        """``FeedLoop.feed`` written out, with ``EncodedArgs.push``'s run of an inner string in
+        it (the reference path; docs/performance.md, "The pure build's creep"): a chunk of a
+        started call's string arguments that is all nested string text, or ends in a cut
+        escape (held), is decoded here, in one frame: the call's one ``ToolCallArgs``."""
+        out: list[Event] = []
+        tail = self._tail
+        try:  # (free unless it raises: the type is checked only then)
+            if tail:  # (a finished parser holds no tail)
+                if not text:
+                    return out
+                buf = tail + text
+                if self._wait_len:  # (the feed loop's rule 4)
+                    if len(buf) <= self._wait_len and self._wait_for not in text:
+                        self._tail = buf
+                        return out
+                    self._wait_len = 0
+            elif text and not self._finished:
+                buf = text
+            else:
+                return out
+            # (the other modes first: a comparison specialises only before a short jump)
+            if self._mode != STRING_ARGS or self._index < 0 or not fast.FAST:
+                pos, hold = self._steps[self._mode](buf, 0, out, False)
+            else:
+                inner = self._encoded.inner  # type: ignore[union-attr]
+                if inner.scan.in_string:
+                    n = len(buf)
+                    end = nested_string_run(buf, 0).end()  # type: ignore[union-attr]
+                    if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
+                        run = buf if end == n else buf[:end]
+                        decoded = _scanstring(run + '"', 0, False)[0] if "\\" in run else run
+                        if decoded:
+                            inner.parts.append(decoded)
+                            out.append(ToolCallArgs(self._index, decoded))
+                        self._tail = buf[end:] if end < n else ""
+                        return out
+                pos, hold = self._steps[STRING_ARGS](buf, 0, out, False)
+            if not hold:
+                n = len(buf)
+                while pos < n:
+                    pos, hold = self._steps[self._mode](buf, pos, out, False)
+                    if hold:
+                        break
+        except TypeError:
+            if not isinstance(text, str):
+                raise not_text(text) from None
+            raise
+        self._tail = buf[pos:] if hold else ""
+        return out
+
     # -- text, and the blocks between calls ------------------------------------------------
 
     def _read_text(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
@@ -285,6 +331,11 @@ class JsonCallsParser(ToolParser):
         self._bare_block = bare
         self._end = self.END
         self._mode = BODY
+
+    @property
+    def _block_open(self) -> bool:
+        """Whether a block is open (for a host engine: ``json_embedded``)."""
+        return self._mode != TEXT
 
     def _read_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         n = len(buf)
@@ -520,18 +571,6 @@ class JsonCallsParser(ToolParser):
         encoded = self._encoded
         assert encoded is not None
         index = self._index
-        if index >= 0 and encoded.inner.scan.in_string and not final and fast.FAST:
-            # ``EncodedArgs.push``'s run of an inner string, written out (a call fewer per
-            # chunk): a chunk that is all nested string text, or ends in a cut escape.
-            n = len(buf)
-            end = nested_string_run(buf, pos).end()  # type: ignore[union-attr]
-            if end == n or (n - end < 7 and nested_string_cut(buf, end) is not None):
-                run = buf[pos:end] if pos or end < n else buf
-                decoded = _scanstring(run + '"', 0, False)[0] if "\\" in run else run
-                if decoded:
-                    encoded.inner.parts.append(decoded)
-                    out.append(ToolCallArgs(index, decoded))
-                return end, True
         delta, end, outcome = encoded.push(buf, pos, final)
         if index >= 0:
             if delta:  # this call's only delta in this chunk: one read per chunk
@@ -600,45 +639,6 @@ class JsonCallsParser(ToolParser):
         self._wait_len = self.MAX_HEAD
         self._wait_for = '"'
         return pos, True
-
-    # -- embedded in another engine ----------------------------------------------------------
-
-    @property
-    def _block_open(self) -> bool:
-        return self._mode != TEXT
-
-    def read_embedded_block(
-        self, host: ToolParser, buf: str, pos: int, out: list[Event], final: bool
-    ) -> Step:
-        """Read a block opened by ``_open_block`` for ``host`` (another engine that found
-        a JSON body), until the block ends or text must be held; ``_block_open`` says
-        which. Call indices and ids are shared with the host, and a block that ends after
-        holding calls ends the host's block too (the host's gap rule follows it, with the
-        blanks the block read after its calls)."""
-        self._calls = host._calls
-        self._ids = host._ids
-        steps = self._steps
-        assert steps is not None
-        n = len(buf)
-        hold = False
-        while pos < n and self._mode != TEXT:
-            pos, hold = steps[self._mode](buf, pos, out, final)
-            if hold:
-                break
-        host._calls = self._calls
-        if not hold and self._mode == TEXT and self._gap is not None:
-            host._block_ended()
-            assert host._gap is not None
-            host._gap.extend(self._gap)  # the blanks the block read after its calls
-        return pos, hold
-
-    def end_embedded_block(self, host: ToolParser, rest: str, out: list[Event]) -> None:
-        """The end of the stream inside a block ``read_embedded_block`` reads for ``host``:
-        this engine's end of stream on ``rest`` (what was held), the call count shared with
-        the host."""
-        self._calls = host._calls
-        self._end_of_stream(rest, out)
-        host._calls = self._calls
 
     # -- the call's life -----------------------------------------------------------------------
 

@@ -74,6 +74,7 @@ from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text, ToolCallArgs
 from streamcall.formats.engines.base import ToolParser, Tools
 from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.json_embedded import read_embedded_block
 from streamcall.text import MarkerFinder, PythonArgs, Step, cut_marker, fast, header_match
 from streamcall.text.loop import not_text
 from streamcall.text.pyargs import (  # the fast reads' regexes and states (``feed``)
@@ -610,7 +611,7 @@ class PythonicCallsParser(ToolParser):
     def _read_json_body(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         body = self._json
         assert body is not None
-        pos, hold = body.read_embedded_block(self, buf, pos, out, final)
+        pos, hold = read_embedded_block(body, self, buf, pos, out, final)
         if not body._block_open:
             self._json = None
             self._mode = TEXT

@@ -101,6 +101,7 @@ from streamcall._mypyc import mypyc_attr
 from streamcall.events import Event, Text
 from streamcall.formats.engines.base import Tools
 from streamcall.formats.engines.json_calls import JsonCallsParser
+from streamcall.formats.engines.json_embedded import read_embedded_block
 from streamcall.formats.engines.json_members import TypedJsonArgs
 from streamcall.formats.engines.xml_args import (
     AFTER_ARGS,
@@ -438,7 +439,7 @@ class XmlParamsParser(XmlArgs):
     def _read_json_block(self, buf: str, pos: int, out: list[Event], final: bool) -> Step:
         block = self._json_block
         assert block is not None
-        pos, hold = block.read_embedded_block(self, buf, pos, out, final)
+        pos, hold = read_embedded_block(block, self, buf, pos, out, final)
         if hold and pos < len(buf):
             return pos, True
         if not block._block_open:
