@@ -6,7 +6,8 @@ regex, options, and what differs from vLLM, on one of these engines, which do th
 - ``base``: ``ToolParser``, what every format shares (ids, events, closing a call,
   releasing markup as text, the feed loop's modes).
 - ``json_calls``: calls written as JSON objects (``{"name": ..., "arguments": ...}``),
-  in a block, a list or bare (Hermes, Llama 3, Mistral's JSON, Granite, ...).
+  in a block, a list or bare (Hermes, Llama 3, Mistral's JSON, Granite, ...);
+  ``json_embedded``: that engine reading a block of JSON calls for another engine.
 - ``json_members``: a JSON object's members typed by the tool's schema (K2 Horizon's JSON
   dialect, the XML engine's JSON bodies).
 - ``header_json``: a header naming the function, then its JSON arguments (DeepSeek, Kimi
