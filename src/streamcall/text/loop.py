@@ -144,6 +144,17 @@ class FeedLoop:
         self._end_of_stream(buf[pos:], out)
         return out
 
+    def _waits(self, buf: str, text: str) -> bool:
+        """Rule 4 for a ``feed`` written out in an engine, where a wait is rare (``feed``
+        keeps it inline: the XML engine's held parameters wait on most chunks). Called
+        while a wait is set: True if ``buf`` (the tail and ``text``) waits unread, kept as
+        the tail; else the wait ends."""
+        if len(buf) <= self._wait_len and self._wait_for not in text:
+            self._tail = buf
+            return True
+        self._wait_len = 0
+        return False
+
     def _read(self, buf: str, pos: int, out: list[Event], final: bool) -> int:
         """The steps from ``pos`` until one holds or ``buf`` ends; returns where they
         stopped. For a parser that hands its text to another one (``feed`` and ``finish``

@@ -245,11 +245,8 @@ class JsonCallsParser(ToolParser):
                 if not text:
                     return out
                 buf = tail + text
-                if self._wait_len:  # (the feed loop's rule 4)
-                    if len(buf) <= self._wait_len and self._wait_for not in text:
-                        self._tail = buf
-                        return out
-                    self._wait_len = 0
+                if self._wait_len and self._waits(buf, text):  # (the feed loop's rule 4)
+                    return out
             elif text and not self._finished:
                 buf = text
             else:
@@ -271,12 +268,9 @@ class JsonCallsParser(ToolParser):
                         self._tail = buf[end:] if end < n else ""
                         return out
                 pos, hold = self._steps[STRING_ARGS](buf, 0, out, False)
-            if not hold:
-                n = len(buf)
-                while pos < n:
-                    pos, hold = self._steps[self._mode](buf, pos, out, False)
-                    if hold:
-                        break
+            if not hold:  # (the steps that follow: the loop's own, ``_read``)
+                pos = self._read(buf, pos, out, False)
+                hold = pos < len(buf)
         except TypeError:
             if not isinstance(text, str):
                 raise not_text(text) from None

@@ -209,11 +209,8 @@ class PythonicCallsParser(ToolParser):
                 if not text:
                     return out
                 buf = tail + text
-                if self._wait_len:  # (the feed loop's rule 4)
-                    if len(buf) <= self._wait_len and self._wait_for not in text:
-                        self._tail = buf
-                        return out
-                    self._wait_len = 0
+                if self._wait_len and self._waits(buf, text):  # (the feed loop's rule 4)
+                    return out
             elif text and not self._finished:
                 buf = text
             else:
