@@ -2,8 +2,8 @@
 
 Every ``*.input`` and ``*.min`` under the folder (one sub-folder per target) goes through its
 target once more; each line says whether it still fails, and how. The exit status is 1
-if one still fails; with no folder yet (no campaign has saved a failure) there is nothing
-to replay, and it is 0.
+if one still fails; with no folder yet (no campaign has run here) there is nothing to
+replay, and it is 0.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pathlib import Path
 
 from fuzz.targets import failure_of, get_target, target_names
 
-#: where ``python -m fuzz`` saves failures (absent until a campaign has found one)
+#: where ``python -m fuzz`` saves failures, beside each campaign's logs and summary (absent
+#: until a campaign has run: a fresh clone has none)
 CRASHES = Path(__file__).resolve().parent / "crashes"
 
 

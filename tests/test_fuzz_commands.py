@@ -41,7 +41,7 @@ def test_replay_with_no_crashes_folder_has_nothing_to_replay(
     assert "no such folder" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(replay.CRASHES.exists(), reason="this checkout has saved failures")
+@pytest.mark.skipif(replay.CRASHES.exists(), reason="a fuzz campaign has run in this checkout")
 def test_replay_in_a_fresh_clone() -> None:
     proc = _python_m("fuzz.replay")
     assert proc.returncode == 0, proc.stderr
